@@ -1,0 +1,313 @@
+"""Legal-play generation (rules sections 3, 4 and 6).
+
+:func:`legal_plays` lists every distinct legal play (one representative per play identity, see
+:data:`seers_env.rulings.PLAY_IDENTITY`) for a hand and a trick. The order is stable and documented:
+
+1. ``PASS``, when passing is allowed;
+2. melds without an artifact: Singles and Matching Sets by value (2..13), then by suit subset
+   (bitmask order of the suits held at that value), then by number of wilds; then Suited Runs by suit,
+   length, lowest value and wild positions;
+3. for each artifact kind held, in registry order: the melds of step 2 with the artifact riding along or
+   declared unused, then the melds its effect makes (:data:`EFFECTS`);
+4. artifact actions: the highest Single, the Rod of Reincarnation, the Gift of Fate (targets by seat).
+
+Only melds that may be played on ``top`` are listed (:func:`seers_env.melds.beats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
+
+from .artifacts import ARTIFACT_KINDS, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD
+from .cards import FIRST_ARTIFACT, MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, WILD
+from .plays import MeldType, Play, PlayKind, gift_play, highest_single_play, rod_play
+from .rulings import HIGHEST_SINGLE_RANK
+
+MELD = int(PlayKind.MELD)
+SINGLE = int(MeldType.SINGLE)
+SET = int(MeldType.SET)
+RUN = int(MeldType.RUN)
+
+# A base meld: (meld_type, size, rank, suited, wilds, run_suit, wild_values)
+BaseMeld = tuple[int, int, int, tuple[int, ...], int, int, tuple[int, ...]]
+
+
+class HandIndex:
+    """Per-hand lookup tables used by the generators.
+
+    Attributes:
+        suited: sorted suited card ids.
+        wilds: number of wilds.
+        kinds: sorted distinct artifact kind indices held.
+        by_value: ``by_value[v]`` lists the suits held at value ``v`` (index 0..13; 0, 1 unused).
+        by_suit: ``by_suit[s]`` is the set of values held in suit ``s``.
+    """
+
+    __slots__ = ("suited", "wilds", "kinds", "by_value", "by_suit")
+
+    def __init__(self, hand: Sequence[int]):
+        self.suited = [c for c in hand if c < N_SUITED]
+        self.wilds = sum(1 for c in hand if c == WILD)
+        self.kinds = sorted({c - FIRST_ARTIFACT for c in hand if c >= FIRST_ARTIFACT})
+        self.by_value: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+        self.by_suit: list[set[int]] = [set() for _ in range(N_SUITS)]
+        for c in self.suited:
+            s, v = divmod(c, N_VALUES)
+            v += MIN_VALUE
+            self.by_value[v].append(s)
+            self.by_suit[s].add(v)
+
+
+def _card(suit: int, value: int) -> int:
+    return suit * N_VALUES + value - MIN_VALUE
+
+
+def _sizes(top: tuple[int, int, int] | None, meld_type: int, max_size: int) -> range:
+    """Meld sizes to generate for ``meld_type`` on ``top`` (empty when the type cannot follow)."""
+    if top is None:
+        return range(1 if meld_type != RUN else 2, max_size + 1)
+    if top[0] != meld_type:
+        return range(0)
+    return range(top[1], top[1] + 1)
+
+
+# --- value groups: Singles and Matching Sets ------------------------------------------------------
+
+
+def _groups(
+    idx: HandIndex, top, value: int, forced: int = -1, exclude_suit: int = -1
+) -> Iterator[tuple[int, int, tuple[int, ...], int]]:
+    """Singles/Sets of one value: yields ``(meld_type, size, suited, wilds)``.
+
+    ``forced`` is a suited card (of another value) that must be in the meld, counting as ``value``.
+    """
+    suits = [s for s in idx.by_value[value] if s != exclude_suit]
+    n_forced = 1 if forced >= 0 else 0
+    max_size = len(suits) + idx.wilds + n_forced
+    allowed = set()
+    for mt in (SINGLE, SET):
+        for size in _sizes(top, mt, max_size):
+            if (size == 1) == (mt == SINGLE):
+                allowed.add(size)
+    if not allowed:
+        return
+    n = len(suits)
+    for mask in range(1 << n):
+        chosen = [_card(suits[i], value) for i in range(n) if mask >> i & 1]
+        base = len(chosen) + n_forced
+        if forced >= 0:
+            chosen = sorted(chosen + [forced])
+        cards = tuple(chosen)
+        for w in range(idx.wilds + 1):
+            size = base + w
+            if size in allowed:
+                yield (SINGLE if size == 1 else SET), size, cards, w
+
+
+# --- Suited Runs ----------------------------------------------------------------------------------
+
+
+def _runs(
+    idx: HandIndex, top, suit: int, naturals: set[int], forced_value: int = -1
+) -> Iterator[tuple[int, int, list[int], tuple[int, ...]]]:
+    """Suited Runs in ``suit``: yields ``(size, top_value, natural_values_used, wild_values)``.
+
+    ``naturals`` are the values of ``suit`` that may be played as themselves; ``forced_value`` is a
+    position that an artifact-modified card fills (not counted in the values yielded).
+    """
+    W = idx.wilds
+    n_forced = 1 if forced_value >= 0 else 0
+    for size in _sizes(top, RUN, N_VALUES):
+        if size - n_forced > len(naturals) + W:
+            continue
+        for lo in range(MIN_VALUE, MAX_VALUE - size + 2):
+            hi = lo + size - 1
+            if forced_value >= 0 and not lo <= forced_value <= hi:
+                continue
+            window = [x for x in range(lo, hi + 1) if x != forced_value]
+            present = [x for x in window if x in naturals]
+            missing = [x for x in window if x not in naturals]
+            spare = W - len(missing)
+            if spare < 0:
+                continue
+            for k in range(min(spare, len(present)) + 1):
+                for replaced in combinations(present, k):
+                    used = [x for x in present if x not in replaced] if k else present
+                    yield size, hi, used, tuple(sorted(missing + list(replaced)))
+
+
+def _base_melds(idx: HandIndex, top, min_rank: int) -> list[BaseMeld]:
+    """Every meld without an artifact whose rank is above ``min_rank`` (type/size fitting ``top``)."""
+    out: list[BaseMeld] = []
+    for v in range(MIN_VALUE, MAX_VALUE + 1):
+        if 2 * v <= min_rank:
+            continue
+        for mt, size, cards, w in _groups(idx, top, v):
+            out.append((mt, size, 2 * v, cards, w, -1, (v,) * w))
+    for s in range(N_SUITS):
+        naturals = idx.by_suit[s]
+        if not naturals and s != 0:  # all-wild runs are generated once, in suit 0
+            continue
+        for size, hi, used, wild_values in _runs(idx, top, s, naturals):
+            if 2 * hi <= min_rank:
+                continue
+            if not used and s != 0:
+                continue
+            out.append((RUN, size, 2 * hi, tuple(_card(s, x) for x in used), len(wild_values), s, wild_values))
+    return out
+
+
+# --- artifact effects -----------------------------------------------------------------------------
+
+EffectFn = Callable[[HandIndex, object, int, int], Iterator[Play]]
+
+
+def _shift_value(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play]:
+    """Cauldron of Sorcery: one suited card counts as value +1 or -1 (within 2..13)."""
+    for c in idx.suited:
+        s, a = divmod(c, N_VALUES)
+        a += MIN_VALUE
+        for delta in (-1, 1):
+            v = a + delta
+            if not MIN_VALUE <= v <= MAX_VALUE:
+                continue
+            if 2 * v > min_rank:
+                for mt, size, cards, w in _groups(idx, top, v, forced=c):
+                    yield Play(MELD, mt, size, 2 * v, cards, w, kind, -1, -1, 1, c, delta, (v,) * w)
+            naturals = idx.by_suit[s] - {a, v}
+            for size, hi, used, wild_values in _runs(idx, top, s, naturals, forced_value=v):
+                if 2 * hi > min_rank:
+                    cards = tuple(sorted([_card(s, x) for x in used] + [c]))
+                    yield Play(MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s, 1, c, delta,
+                               wild_values)
+
+
+def _change_suit(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play]:
+    """Suit-change artifact: one suited card counts as another suit (only Runs differ from discarding)."""
+    for c in idx.suited:
+        s0, a = divmod(c, N_VALUES)
+        a += MIN_VALUE
+        for s1 in range(N_SUITS):
+            if s1 == s0 or not idx.by_suit[s1]:  # a run of only this card + wilds equals discarding
+                continue
+            naturals = idx.by_suit[s1] - {a}
+            for size, hi, used, wild_values in _runs(idx, top, s1, naturals, forced_value=a):
+                if 2 * hi > min_rank:
+                    cards = tuple(sorted([_card(s1, x) for x in used] + [c]))
+                    yield Play(MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s1, 1, c, s1,
+                               wild_values)
+
+
+def _no_effect(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play]:
+    return iter(())
+
+
+#: Effect generators by the ``effect`` name of :class:`~seers_env.artifacts.ArtifactKind` (melds that
+#: need the effect; riding along / declared unused is handled for every kind). Half step, highest single,
+#: Rod and Gift are generated in :func:`legal_plays` since they reuse the base melds or stand alone.
+EFFECTS: dict[str, EffectFn] = {
+    "none": _no_effect,
+    "shift_value": _shift_value,
+    "change_suit": _change_suit,
+    "half_step": _no_effect,
+    "highest": _no_effect,
+    "take_trick": _no_effect,
+    "pass_lead": _no_effect,
+}
+
+
+def legal_melds(hand: Sequence[int], top: tuple[int, int, int] | None) -> list[Play]:
+    """Every distinct meld (artifact actions excluded) that ``hand`` may play on ``top``.
+
+    Args:
+        hand: card ids (see :mod:`seers_env.cards`).
+        top: ``(meld_type, size, rank)`` of the meld to beat, or ``None`` when leading.
+
+    Returns:
+        Plays of kind ``MELD``, in the order described in the module docstring (steps 2 and 3, plus the
+        highest Single).
+    """
+    idx = HandIndex(hand)
+    return _melds(idx, top)
+
+
+def _melds(idx: HandIndex, top) -> list[Play]:
+    if top is not None and top[2] >= HIGHEST_SINGLE_RANK:
+        return []
+    min_rank = top[2] if top is not None else 0
+    has_half = HALF_STEP in idx.kinds
+    base = _base_melds(idx, top, min_rank - 1 if has_half else min_rank)
+    out = [
+        Play(MELD, mt, size, rank, cards, w, -1, -1, rs, 0, -1, 0, wv)
+        for mt, size, rank, cards, w, rs, wv in base
+        if rank > min_rank
+    ]
+    for kind in idx.kinds:
+        spec = ARTIFACT_KINDS[kind]
+        # every kind may ride along / be declared unused with a meld (section 6)
+        carried = [
+            Play(MELD, mt, size, rank, cards, w, kind, -1, rs, 0, -1, 0, wv)
+            for mt, size, rank, cards, w, rs, wv in base
+            if rank > min_rank
+        ]
+        out += carried
+        if kind == HALF_STEP:
+            for mt, size, rank, cards, w, rs, wv in base:
+                for step in (1, -1):
+                    if rank + step > min_rank:
+                        out.append(Play(MELD, mt, size, rank + step, cards, w, kind, -1, rs, 1, -1, step, wv))
+            continue
+        effect = EFFECTS[spec.effect]
+        if effect is _no_effect:
+            continue
+        seen = {p[:8] for p in carried}
+        for play in effect(idx, top, kind, min_rank):
+            key = play[:8]
+            if key not in seen:
+                seen.add(key)
+                out.append(play)
+    if HIGHEST_SINGLE in idx.kinds and (top is None or top[0] == SINGLE):
+        out.append(highest_single_play())
+    return out
+
+
+def legal_plays(
+    hand: Sequence[int],
+    top: tuple[int, int, int] | None,
+    *,
+    seat: int,
+    n_players: int,
+    in_bonus: bool,
+) -> list[Play]:
+    """Every distinct legal play for ``seat`` holding ``hand``, in the documented order.
+
+    Args:
+        hand: card ids of the player to act.
+        top: ``(meld_type, size, rank)`` of the trick's top meld, or ``None`` when this player leads.
+        seat: the player's seat (0-based), for Gift of Fate targets.
+        n_players: number of players (2..5).
+        in_bonus: whether the player holds 5 or fewer cards (section 4).
+
+    Returns:
+        A list of :class:`~seers_env.plays.Play`. Leading: melds, then Gift of Fate targets; ``PASS`` only
+        when there is no opening meld (section 3; project ruling
+        :data:`~seers_env.rulings.START_SEER_MUST_LEAD_WHEN_ABLE`). Following: ``PASS`` unless the player
+        is in the Bonus and has a meld (section 4), melds that beat ``top``, then the Rod.
+    """
+    idx = HandIndex(hand)
+    melds = _melds(idx, top)
+    out: list[Play] = []
+    if top is None:
+        if not melds:
+            out.append(Play(PlayKind.PASS))
+        out += melds
+        if GIFT in idx.kinds:
+            out += [gift_play(t) for t in range(n_players) if t != seat]
+    else:
+        if not (in_bonus and melds):
+            out.append(Play(PlayKind.PASS))
+        out += melds
+        if ROD in idx.kinds:
+            out.append(rod_play())
+    return out
