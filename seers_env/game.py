@@ -298,7 +298,7 @@ class Game:
             raise TypeError(f"apply() takes a Play, got {type(play).__name__}: {play!r}")
         if self.game_over:
             raise GameOverError(f"the game is over; cannot apply {play.describe()!r}")
-        legal = self.find_play(play)
+        legal = play if play in self.legal_plays() else self.find_play(play)
         if legal is None:
             raise IllegalPlayError(play, self._why_illegal(play))
         seat = self.current

@@ -25,6 +25,7 @@ from .plays import MeldType, Play, PlayKind, gift_play, highest_single_play, rod
 from .rulings import HIGHEST_SINGLE_RANK
 
 MELD = int(PlayKind.MELD)
+_new = tuple.__new__  # builds a Play without NamedTuple's keyword handling (hot path)
 SINGLE = int(MeldType.SINGLE)
 SET = int(MeldType.SET)
 RUN = int(MeldType.RUN)
@@ -40,27 +41,43 @@ class HandIndex:
         suited: sorted suited card ids.
         wilds: number of wilds.
         kinds: sorted distinct artifact kind indices held.
-        by_value: ``by_value[v]`` lists the suits held at value ``v`` (index 0..13; 0, 1 unused).
-        by_suit: ``by_suit[s]`` is the set of values held in suit ``s``.
+        value_suits: ``value_suits[v]`` is the bitmask of suits held at value ``v`` (index 0..13).
+        suit_values: ``suit_values[s]`` is the bitmask (bit ``v``) of values held in suit ``s``.
     """
 
-    __slots__ = ("suited", "wilds", "kinds", "by_value", "by_suit")
+    __slots__ = ("suited", "wilds", "kinds", "value_suits", "suit_values")
 
     def __init__(self, hand: Sequence[int]):
         self.suited = [c for c in hand if c < N_SUITED]
-        self.wilds = sum(1 for c in hand if c == WILD)
+        self.wilds = hand.count(WILD) if isinstance(hand, list) else sum(1 for c in hand if c == WILD)
         self.kinds = sorted({c - FIRST_ARTIFACT for c in hand if c >= FIRST_ARTIFACT})
-        self.by_value: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-        self.by_suit: list[set[int]] = [set() for _ in range(N_SUITS)]
+        self.value_suits = [0] * (MAX_VALUE + 1)
+        self.suit_values = [0] * N_SUITS
         for c in self.suited:
             s, v = divmod(c, N_VALUES)
             v += MIN_VALUE
-            self.by_value[v].append(s)
-            self.by_suit[s].add(v)
+            self.value_suits[v] |= 1 << s
+            self.suit_values[s] |= 1 << v
 
 
 def _card(suit: int, value: int) -> int:
     return suit * N_VALUES + value - MIN_VALUE
+
+
+#: ``BITS[mask]``: the set bit positions of a 14-bit mask, ascending (values of a value mask).
+BITS: list[tuple[int, ...]] = [tuple(b for b in range(MAX_VALUE + 1) if m >> b & 1) for m in range(1 << 14)]
+#: ``SUBMASKS[mask]``: every submask of a 5-bit suit mask, ascending.
+SUBMASKS: list[list[int]] = [[m for m in range(32) if m & ~mask == 0] for mask in range(32)]
+#: ``GROUP_CARDS[v][suit_mask]``: sorted card ids of value ``v`` in the suits of ``suit_mask``.
+GROUP_CARDS: list[list[tuple[int, ...]]] = [
+    [tuple(_card(s, v) for s in range(N_SUITS) if m >> s & 1) if v >= MIN_VALUE else () for m in range(32)]
+    for v in range(MAX_VALUE + 1)
+]
+#: ``WINDOWS[size]``: ``(lo, hi, value_mask)`` of every run window of that size, lowest first.
+WINDOWS: list[list[tuple[int, int, int]]] = [
+    [(lo, lo + size - 1, ((1 << size) - 1) << lo) for lo in range(MIN_VALUE, MAX_VALUE - size + 2)]
+    for size in range(N_VALUES + 1)
+]
 
 
 def _sizes(top: tuple[int, int, int] | None, meld_type: int, max_size: int) -> range:
@@ -76,32 +93,32 @@ def _sizes(top: tuple[int, int, int] | None, meld_type: int, max_size: int) -> r
 
 
 def _groups(
-    idx: HandIndex, top, value: int, forced: int = -1, exclude_suit: int = -1
+    idx: HandIndex, top, value: int, forced: int = -1
 ) -> Iterator[tuple[int, int, tuple[int, ...], int]]:
     """Singles/Sets of one value: yields ``(meld_type, size, suited, wilds)``.
 
     ``forced`` is a suited card (of another value) that must be in the meld, counting as ``value``.
     """
-    suits = [s for s in idx.by_value[value] if s != exclude_suit]
+    suit_mask = idx.value_suits[value]
     n_forced = 1 if forced >= 0 else 0
-    max_size = len(suits) + idx.wilds + n_forced
-    allowed = set()
-    for mt in (SINGLE, SET):
-        for size in _sizes(top, mt, max_size):
-            if (size == 1) == (mt == SINGLE):
-                allowed.add(size)
-    if not allowed:
-        return
-    n = len(suits)
-    for mask in range(1 << n):
-        chosen = [_card(suits[i], value) for i in range(n) if mask >> i & 1]
-        base = len(chosen) + n_forced
+    W = idx.wilds
+    if top is None:
+        lo_size, hi_size = 1, 5 + W + n_forced
+    else:
+        lo_size = hi_size = top[1]
+        if (top[0] == SINGLE) != (lo_size == 1) or top[0] == RUN:
+            return
+    cards_of = GROUP_CARDS[value]
+    for sub in SUBMASKS[suit_mask]:
+        cards = cards_of[sub]
+        base = len(cards) + n_forced
+        if base > hi_size or base + W < lo_size:
+            continue
         if forced >= 0:
-            chosen = sorted(chosen + [forced])
-        cards = tuple(chosen)
-        for w in range(idx.wilds + 1):
+            cards = tuple(sorted(cards + (forced,)))
+        for w in range(max(0, lo_size - base), min(W, hi_size - base) + 1):
             size = base + w
-            if size in allowed:
+            if size:
                 yield (SINGLE if size == 1 else SET), size, cards, w
 
 
@@ -109,47 +126,55 @@ def _groups(
 
 
 def _runs(
-    idx: HandIndex, top, suit: int, naturals: set[int], forced_value: int = -1
-) -> Iterator[tuple[int, int, list[int], tuple[int, ...]]]:
-    """Suited Runs in ``suit``: yields ``(size, top_value, natural_values_used, wild_values)``.
+    idx: HandIndex, top, naturals: int, forced_value: int = -1
+) -> Iterator[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+    """Suited Runs of one suit: yields ``(size, top_value, natural_values_used, wild_values)``.
 
-    ``naturals`` are the values of ``suit`` that may be played as themselves; ``forced_value`` is a
-    position that an artifact-modified card fills (not counted in the values yielded).
+    ``naturals`` is the value bitmask of the cards that may be played as themselves; ``forced_value`` is
+    a position that an artifact-modified card fills (in neither tuple yielded).
     """
     W = idx.wilds
-    n_forced = 1 if forced_value >= 0 else 0
+    fbit = 1 << forced_value if forced_value >= 0 else 0
+    naturals &= ~fbit
+    n_nat = naturals.bit_count()
+    need_extra = 1 if fbit else 0
     for size in _sizes(top, RUN, N_VALUES):
-        if size - n_forced > len(naturals) + W:
+        if size - need_extra > n_nat + W:
             continue
-        for lo in range(MIN_VALUE, MAX_VALUE - size + 2):
-            hi = lo + size - 1
-            if forced_value >= 0 and not lo <= forced_value <= hi:
+        for lo, hi, wmask in WINDOWS[size]:
+            if fbit and not wmask & fbit:
                 continue
-            window = [x for x in range(lo, hi + 1) if x != forced_value]
-            present = [x for x in window if x in naturals]
-            missing = [x for x in window if x not in naturals]
-            spare = W - len(missing)
-            if spare < 0:
+            present = naturals & wmask
+            missing = wmask & ~present & ~fbit
+            n_missing = missing.bit_count()
+            if n_missing > W:
                 continue
-            for k in range(min(spare, len(present)) + 1):
-                for replaced in combinations(present, k):
-                    used = [x for x in present if x not in replaced] if k else present
-                    yield size, hi, used, tuple(sorted(missing + list(replaced)))
+            spare = W - n_missing
+            present_values = BITS[present]
+            if spare == 0 or not present:
+                yield size, hi, present_values, BITS[missing]
+                continue
+            for k in range(min(spare, len(present_values)) + 1):
+                for replaced in combinations(present_values, k):
+                    rmask = 0
+                    for x in replaced:
+                        rmask |= 1 << x
+                    yield size, hi, BITS[present & ~rmask], BITS[missing | rmask]
 
 
 def _base_melds(idx: HandIndex, top, min_rank: int) -> list[BaseMeld]:
     """Every meld without an artifact whose rank is above ``min_rank`` (type/size fitting ``top``)."""
     out: list[BaseMeld] = []
-    for v in range(MIN_VALUE, MAX_VALUE + 1):
-        if 2 * v <= min_rank:
-            continue
+    for v in range(max(MIN_VALUE, min_rank // 2 + 1), MAX_VALUE + 1):
         for mt, size, cards, w in _groups(idx, top, v):
             out.append((mt, size, 2 * v, cards, w, -1, (v,) * w))
+    if top is not None and top[0] != RUN:
+        return out
     for s in range(N_SUITS):
-        naturals = idx.by_suit[s]
+        naturals = idx.suit_values[s]
         if not naturals and s != 0:  # all-wild runs are generated once, in suit 0
             continue
-        for size, hi, used, wild_values in _runs(idx, top, s, naturals):
+        for size, hi, used, wild_values in _runs(idx, top, naturals):
             if 2 * hi <= min_rank:
                 continue
             if not used and s != 0:
@@ -174,29 +199,33 @@ def _shift_value(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play
                 continue
             if 2 * v > min_rank:
                 for mt, size, cards, w in _groups(idx, top, v, forced=c):
-                    yield Play(MELD, mt, size, 2 * v, cards, w, kind, -1, -1, 1, c, delta, (v,) * w)
-            naturals = idx.by_suit[s] - {a, v}
-            for size, hi, used, wild_values in _runs(idx, top, s, naturals, forced_value=v):
+                    yield _new(Play, (MELD, mt, size, 2 * v, cards, w, kind, -1, -1, 1, c, delta, (v,) * w))
+            if top is not None and top[0] != RUN:
+                continue
+            naturals = idx.suit_values[s] & ~(1 << a)
+            for size, hi, used, wild_values in _runs(idx, top, naturals, forced_value=v):
                 if 2 * hi > min_rank:
                     cards = tuple(sorted([_card(s, x) for x in used] + [c]))
-                    yield Play(MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s, 1, c, delta,
-                               wild_values)
+                    yield _new(Play, (MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s, 1, c,
+                                      delta, wild_values))
 
 
 def _change_suit(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play]:
     """Suit-change artifact: one suited card counts as another suit (only Runs differ from discarding)."""
+    if top is not None and top[0] != RUN:
+        return
     for c in idx.suited:
         s0, a = divmod(c, N_VALUES)
         a += MIN_VALUE
         for s1 in range(N_SUITS):
-            if s1 == s0 or not idx.by_suit[s1]:  # a run of only this card + wilds equals discarding
+            if s1 == s0 or not idx.suit_values[s1]:  # a run of only this card + wilds equals discarding
                 continue
-            naturals = idx.by_suit[s1] - {a}
-            for size, hi, used, wild_values in _runs(idx, top, s1, naturals, forced_value=a):
+            naturals = idx.suit_values[s1]
+            for size, hi, used, wild_values in _runs(idx, top, naturals, forced_value=a):
                 if 2 * hi > min_rank:
                     cards = tuple(sorted([_card(s1, x) for x in used] + [c]))
-                    yield Play(MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s1, 1, c, s1,
-                               wild_values)
+                    yield _new(Play, (MELD, RUN, size, 2 * hi, cards, len(wild_values), kind, -1, s1, 1, c,
+                                      s1, wild_values))
 
 
 def _no_effect(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play]:
@@ -239,7 +268,7 @@ def _melds(idx: HandIndex, top) -> list[Play]:
     has_half = HALF_STEP in idx.kinds
     base = _base_melds(idx, top, min_rank - 1 if has_half else min_rank)
     out = [
-        Play(MELD, mt, size, rank, cards, w, -1, -1, rs, 0, -1, 0, wv)
+        _new(Play, (MELD, mt, size, rank, cards, w, -1, -1, rs, 0, -1, 0, wv))
         for mt, size, rank, cards, w, rs, wv in base
         if rank > min_rank
     ]
@@ -247,7 +276,7 @@ def _melds(idx: HandIndex, top) -> list[Play]:
         spec = ARTIFACT_KINDS[kind]
         # every kind may ride along / be declared unused with a meld (section 6)
         carried = [
-            Play(MELD, mt, size, rank, cards, w, kind, -1, rs, 0, -1, 0, wv)
+            _new(Play, (MELD, mt, size, rank, cards, w, kind, -1, rs, 0, -1, 0, wv))
             for mt, size, rank, cards, w, rs, wv in base
             if rank > min_rank
         ]
@@ -256,7 +285,8 @@ def _melds(idx: HandIndex, top) -> list[Play]:
             for mt, size, rank, cards, w, rs, wv in base:
                 for step in (1, -1):
                     if rank + step > min_rank:
-                        out.append(Play(MELD, mt, size, rank + step, cards, w, kind, -1, rs, 1, -1, step, wv))
+                        out.append(_new(Play, (MELD, mt, size, rank + step, cards, w, kind, -1, rs, 1, -1,
+                                               step, wv)))
             continue
         effect = EFFECTS[spec.effect]
         if effect is _no_effect:

@@ -1,0 +1,40 @@
+"""The ``seers`` command line (typer).
+
+Each feature registers its own commands from its own module (``register(app)``), listed in
+:data:`COMMAND_MODULES`; a module that is not installed is skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agents.", no_args_is_help=True,
+                  add_completion=False)
+bench_app = typer.Typer(help="Benchmarks that print figures and ratios against peers.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+#: Modules that add commands: each defines ``register(app, bench_app)``.
+COMMAND_MODULES = (
+    "seers_env.demo",
+    "seers_env.bench",
+    "seers_env.env_cli",
+    "agents.cli",
+    "train.cli",
+    "seers_env.play_cli",
+)
+
+for _name in COMMAND_MODULES:
+    try:
+        _module = importlib.import_module(_name)
+    except ModuleNotFoundError as err:
+        if err.name != _name:
+            raise
+        continue
+    _module.register(app, bench_app)
+
+
+def main() -> None:
+    """Entry point of the ``seers`` script."""
+    app()
