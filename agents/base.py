@@ -1,0 +1,41 @@
+"""The one agent interface used everywhere (tournaments, ``seers play``, the environment's opponents)."""
+
+from __future__ import annotations
+
+import abc
+
+import numpy as np
+
+from seers_env.plays import Play
+from seers_env.view import SeatView
+
+
+class Agent(abc.ABC):
+    """A player: given what its seat may see, choose one of the legal plays.
+
+    Subclasses implement :meth:`act`. ``name`` is the agent's spec string (e.g. ``"ismcts:200"``).
+    Randomness comes from ``self.rng``, reseeded by :meth:`reset`.
+    """
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; reseeds the agent's generator."""
+        self.rng = np.random.default_rng(seed)
+
+    @abc.abstractmethod
+    def act(self, view: SeatView) -> Play:
+        """Return one element of ``view.legal_plays()`` (never empty when it is this seat's turn)."""
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal plays."""
+
+    name = "random"
+
+    def act(self, view: SeatView) -> Play:
+        legal = view.legal_plays()
+        return legal[int(self.rng.integers(len(legal)))]
