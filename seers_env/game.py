@@ -52,7 +52,10 @@ class IllegalPlayError(ValueError):
     def __init__(self, play: Any, rule: str):
         self.play = play
         self.rule = rule
-        text = play.describe() if isinstance(play, Play) else repr(play)
+        try:  # a malformed Play (unknown card or kind index) cannot describe itself
+            text = play.describe() if isinstance(play, Play) else repr(play)
+        except (ValueError, IndexError, KeyError, TypeError):
+            text = repr(play)
         super().__init__(f"illegal play {text!r}: {rule}")
 
 
@@ -494,6 +497,8 @@ class Game:
         d["hands"] = [list(h) for h in self.hands]
         d["played"] = [list(p) for p in self.played]
         d["known"] = [list(k) for k in self.known]
+        for name in ("hidden", "suits", "dealt_artifacts", "discards", "passed"):
+            d[name] = list(d[name])  # no list shared with the live game
         return d
 
     @classmethod
@@ -523,6 +528,8 @@ class Game:
         g.played = [list(p) for p in d["played"]]
         g.known = [list(k) for k in d["known"]]
         g.passed = list(d["passed"])
+        for name in ("hidden", "suits", "dealt_artifacts", "discards"):
+            setattr(g, name, list(d[name]))  # no list shared with the dict
         g.trick = [(int(seat), Play.from_dict(p)) for seat, p in d["trick"]]
         g.top = tuple(d["top"]) if d["top"] is not None else None
         g._invalidate()

@@ -282,9 +282,12 @@ def _melds(idx: HandIndex, top) -> list[Play]:
         ]
         out += carried
         if kind == HALF_STEP:
+            seen_half: set[tuple] = set()  # e.g. wild as 2 +1/2 == wild as 3 -1/2: one play (identity)
             for mt, size, rank, cards, w, rs, wv in base:
                 for step in (1, -1):
-                    if rank + step > min_rank:
+                    key = (mt, size, rank + step, cards, w)
+                    if rank + step > min_rank and key not in seen_half:
+                        seen_half.add(key)
                         out.append(_new(Play, (MELD, mt, size, rank + step, cards, w, kind, -1, rs, 1, -1,
                                                step, wv)))
             continue
