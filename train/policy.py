@@ -1,0 +1,115 @@
+"""Choosing an action with a trained MaskablePPO policy, and loading saved models.
+
+Shared by :class:`train.ppo_agent.PPOAgent` (engine level) and the self-play league's snapshot opponents
+(``policy(observation, action_mask) -> int``, the opponent form of
+:class:`seers_env.wrappers.SingleAgentSeersEnv`).
+
+Source: sb3-contrib ``MaskableActorCriticPolicy.get_distribution`` (masked logits are ``-1e8``); the
+sampling is done here, from a seeded ``numpy.random.Generator``, so that games with a learned opponent
+are reproducible.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+
+def load_model(path: str | os.PathLike, device: str = "cpu"):
+    """Load a MaskablePPO model saved with ``model.save`` (``model.zip``, a checkpoint or a snapshot).
+
+    Args:
+        path: a ``.zip`` file written by stable-baselines3.
+        device: torch device for the policy (default ``"cpu"``).
+
+    Returns:
+        ``sb3_contrib.MaskablePPO`` (no environment attached).
+
+    Raises:
+        FileNotFoundError: ``path`` does not exist (the message names it).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"no trained model at {str(p)!r}; give the path of a model.zip written by "
+                                f"`seers train` (e.g. runs/<run>/model.zip)")
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(p, device=device)
+
+
+def policy_action(policy, observation: np.ndarray, action_mask: np.ndarray,
+                  rng: np.random.Generator | None = None) -> int:
+    """One action of a MaskablePPO policy for one observation.
+
+    Args:
+        policy: ``sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy`` (``model.policy``).
+        observation: float32 ``(OBS_DIM,)``.
+        action_mask: ``(N_ACTIONS,)`` bool or int8; at least one entry set.
+        rng: ``None`` for the most probable legal action (deterministic); a generator to sample from the
+            policy's masked distribution instead.
+
+    Returns:
+        The action id (``int``), always one with ``action_mask[a] != 0``.
+
+    Raises:
+        ValueError: the mask allows no action, or its length differs from the policy's action space.
+    """
+    import torch as th
+
+    mask = np.asarray(action_mask).astype(bool).reshape(-1)
+    n = policy.action_space.n
+    if mask.shape[0] != n:
+        raise ValueError(f"action_mask has length {mask.shape[0]}, the policy expects {n}")
+    if not mask.any():
+        raise ValueError("action_mask allows no action; an agent is only asked to act when it has a choice")
+    with th.no_grad():
+        obs_t, _ = policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
+        dist = policy.get_distribution(obs_t, action_masks=mask[None, :])
+        logits = dist.distribution.logits[0].cpu().numpy().astype(np.float64)
+    logits = np.where(mask, logits, -np.inf)
+    if rng is None:
+        return int(np.argmax(logits))
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    return int(rng.choice(n, p=p))
+
+
+class SnapshotOpponent:
+    """A frozen copy of the learner, as an opponent ``policy(observation, action_mask) -> int``.
+
+    The model file is loaded on first use (inside the environment's worker process) and shared through a
+    per-process cache, with torch limited to one thread there.
+
+    Args:
+        path: a model ``.zip`` (a self-play snapshot).
+        seed: seeds the generator actions are sampled from; ``None`` with ``deterministic=True`` is fine.
+        deterministic: take the most probable action instead of sampling.
+    """
+
+    _cache: dict[str, object] = {}
+    _CACHE_MAX = 8
+
+    def __init__(self, path: str | os.PathLike, seed: int | None = None, deterministic: bool = False):
+        self.path = str(path)
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def _policy(self):
+        cache = SnapshotOpponent._cache
+        if self.path not in cache:
+            import torch as th
+
+            th.set_num_threads(1)
+            if len(cache) >= self._CACHE_MAX:
+                cache.pop(next(iter(cache)))  # oldest inserted (dicts keep insertion order)
+            cache[self.path] = load_model(self.path).policy
+        return cache[self.path]
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return policy_action(self._policy(), observation, action_mask,
+                             None if self.deterministic else self.rng)
+
+    def __repr__(self) -> str:
+        return f"SnapshotOpponent({os.path.basename(self.path)!r})"

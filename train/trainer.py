@@ -1,0 +1,440 @@
+"""MaskablePPO training through the single-agent wrapper, with a self-play league (issue 5).
+
+One call of :func:`train` makes a run folder::
+
+    runs/<name>/
+        config.json        the TrainConfig and the environment's sizes
+        model.zip          the final model (agent spec ``ppo:runs/<name>/model.zip``)
+        checkpoints/       ckpt_<steps>.zip every ``checkpoint_every`` steps (resume from any of them)
+        snapshots/         snapshot_<steps>.zip, the frozen learners the league draws ``self`` from
+        tb/                TensorBoard logs (``tensorboard --logdir runs/<name>/tb``)
+        eval.json          the final duplicate tournament (agents.tournament.TournamentResult JSON)
+        evals/             the tournaments run during training, eval_<steps>.json
+
+Sources: sb3-contrib ``MaskablePPO`` (Huang & Ontanon 2020, invalid action masking), stable-baselines3
+vectorised environments and callbacks; the league follows the spirit of AlphaStar's league (Vinyals et al.
+2019): baselines plus frozen snapshots of the learner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import operator
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .league import DEFAULT_MIX, LeagueSampler, list_snapshots, parse_mix
+
+#: Baselines the learned agent is evaluated against.
+DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")
+CHECKPOINT_PREFIX = "ckpt_"
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (saved as ``config.json``).
+
+    Attributes:
+        n_players: players at the table, 2..5; the learner takes a random seat each game.
+        n_rounds: rounds per game (an episode is one game).
+        artifacts: use the default artifact deck (``False``: the variant without artifacts).
+        total_timesteps: learner decisions (environment steps) of the whole run, counted across resumes.
+        n_envs: environments stepped in parallel.
+        vec_env: ``"subproc"`` (one process per environment, on separate cores) or ``"dummy"`` (one
+            process, environments stepped in turn).
+        opponents: the league's opponent mix, e.g. ``"random:1,greedy:1,heuristic:2,self:2"``.
+        net_arch: hidden layer sizes of the policy and value MLPs (separate networks).
+        learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, ent_coef, clip_range: PPO
+            hyperparameters (``n_steps`` is per environment).
+        reward_scale: rewards (round scores, in points) are multiplied by this before learning.
+        snapshot_every: steps between self-play snapshots; ``snapshot_window`` newest ones are drawn from.
+        checkpoint_every: steps between checkpoints; ``keep_checkpoints`` newest ones are kept.
+        eval_every: steps between evaluations during training (0: none); ``eval_games`` deals each.
+        final_eval_games: deals of the final duplicate tournament (each deal played once per seat rotation).
+        eval_specs: baselines of the evaluation.
+        seed: seeds the environments, the league, PPO (torch) and the evaluation deals.
+        workers: processes of the evaluation tournaments.
+        torch_threads: torch threads of the learner process.
+        out: folder that holds run folders; ``name``: the run folder's name (default: time stamp).
+    """
+
+    n_players: int = 4
+    n_rounds: int = 4
+    artifacts: bool = True
+    total_timesteps: int = 200_000
+    n_envs: int = 8
+    vec_env: str = "dummy"
+    opponents: str = DEFAULT_MIX
+    net_arch: tuple[int, ...] = (256, 256)
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    reward_scale: float = 0.1
+    snapshot_every: int = 25_000
+    snapshot_window: int = 5
+    checkpoint_every: int = 50_000
+    keep_checkpoints: int = 3
+    eval_every: int = 50_000
+    eval_games: int = 10
+    final_eval_games: int = 100
+    eval_specs: tuple[str, ...] = DEFAULT_EVAL_SPECS
+    seed: int = 0
+    workers: int = 2
+    torch_threads: int = 1
+    out: str = "runs"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.net_arch = tuple(int(x) for x in self.net_arch)
+        self.eval_specs = tuple(self.eval_specs)
+        if self.n_players not in (2, 3, 4, 5):
+            raise ValueError(f"n_players={self.n_players!r} is not allowed; choose one of 2, 3, 4, 5")
+        for key in ("n_rounds", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
+                    "snapshot_every", "snapshot_window", "checkpoint_every", "keep_checkpoints", "workers",
+                    "torch_threads", "final_eval_games"):
+            value = getattr(self, key)
+            if not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{key}={value!r} must be an integer >= 1")
+        for key in ("eval_every", "eval_games"):
+            if getattr(self, key) < 0:
+                raise ValueError(f"{key}={getattr(self, key)!r} must be >= 0")
+        if self.vec_env not in ("subproc", "dummy"):
+            raise ValueError(f"vec_env={self.vec_env!r} is not allowed; choose 'subproc' or 'dummy'")
+        if not self.net_arch or min(self.net_arch) < 1:
+            raise ValueError(f"net_arch={self.net_arch!r} must be one or more layer sizes >= 1")
+        if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
+            raise ValueError(f"gamma={self.gamma!r} must be in (0, 1], gae_lambda={self.gae_lambda!r} in [0, 1]")
+        if self.learning_rate <= 0 or self.reward_scale <= 0:
+            raise ValueError(f"learning_rate={self.learning_rate!r} and reward_scale={self.reward_scale!r} "
+                             f"must be > 0")
+        parse_mix(self.opponents)  # raises ValueError with the valid specs
+
+    @property
+    def artifact_deck(self) -> tuple[str, ...]:
+        from seers_env import DEFAULT_ARTIFACT_DECK
+
+        return tuple(DEFAULT_ARTIFACT_DECK) if self.artifacts else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["net_arch"] = list(self.net_arch)
+        d["eval_specs"] = list(self.eval_specs)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        """Build from :meth:`to_dict` output; unknown keys are ignored (configs of later versions)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+class EnvFactory:
+    """Picklable maker of one training environment (for DummyVecEnv and SubprocVecEnv workers).
+
+    The environment is :class:`seers_env.wrappers.SingleAgentSeersEnv` with the league as
+    ``opponent_sampler``, wrapped in ``Monitor`` (episode score statistics in raw points) and a reward
+    scaling.
+    """
+
+    def __init__(self, config: TrainConfig, snapshot_dir: str | None):
+        self.config = config
+        self.snapshot_dir = snapshot_dir
+
+    def __call__(self):
+        import gymnasium
+        from stable_baselines3.common.monitor import Monitor
+
+        from seers_env.wrappers import SingleAgentSeersEnv
+
+        c = self.config
+        sampler = LeagueSampler(c.opponents, c.n_players, self.snapshot_dir, c.snapshot_window)
+        env = SingleAgentSeersEnv(n_players=c.n_players, n_rounds=c.n_rounds, artifact_deck=c.artifact_deck,
+                                  reward_mode="score", learner_seat="random", opponent_sampler=sampler)
+        env = Monitor(env)
+        return gymnasium.wrappers.TransformReward(env, functools.partial(operator.mul, c.reward_scale))
+
+
+def make_vec_env(config: TrainConfig, snapshot_dir: str | None = None, seed: int | None = None):
+    """The vectorised training environments (``config.n_envs`` of them), seeded with ``seed``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [EnvFactory(config, snapshot_dir) for _ in range(config.n_envs)]
+    venv = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
+    venv.seed(config.seed if seed is None else seed)
+    return venv
+
+
+def evaluate(model_path: str | os.PathLike, config: TrainConfig, games: int, seed: int,
+             workers: int | None = None, progress: bool = False):
+    """Duplicate tournament of the model against the baselines (``agents.tournament.run_tournament``).
+
+    When ``1 + len(eval_specs) == n_players`` all sit at one table (the default: learned, random, greedy,
+    heuristic at 4 players); otherwise the learned agent meets each baseline on its own, against
+    ``n_players - 1`` copies of it.
+
+    Args:
+        model_path: the model ``.zip``.
+        config: gives ``n_players``, ``n_rounds``, ``eval_specs``, ``workers``.
+        games: deals per tournament (each played once per seat rotation).
+        seed: seed of the deals.
+
+    Returns:
+        ``list[(label, TournamentResult)]``; the learned agent's spec is ``"ppo:<model_path>"``.
+    """
+    from agents.tournament import run_tournament
+
+    me = f"ppo:{model_path}"
+    baselines = list(config.eval_specs)
+    if 1 + len(baselines) == config.n_players:
+        tables = [("all", [me, *baselines])]
+    else:
+        tables = [(b, [me] + [b] * (config.n_players - 1)) for b in baselines]
+    out = []
+    for label, specs in tables:
+        result = run_tournament(specs, games=games, n_players=config.n_players, seed=seed,
+                                workers=workers or config.workers, n_rounds=config.n_rounds, progress=progress)
+        out.append((label, result))
+    return out
+
+
+def _short(label: str) -> str:
+    return "ppo" if label.startswith("ppo:") else label
+
+
+def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
+    """A ``BaseCallback`` that saves snapshots and checkpoints (pruning old ones) and evaluates.
+
+    Evaluation results go to TensorBoard (``eval/<agent>_mean_score``, ``eval/<agent>_win_rate``) and to
+    ``evals/eval_<steps>.json``; their wall time is added to ``timing["eval_s"]``.
+    """
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class _Callback(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.next_snapshot = self.next_checkpoint = self.next_eval = 0
+
+        def _init_callback(self) -> None:
+            n = self.model.num_timesteps
+            self.next_snapshot = (n // config.snapshot_every + 1) * config.snapshot_every
+            self.next_checkpoint = (n // config.checkpoint_every + 1) * config.checkpoint_every
+            self.next_eval = (n // config.eval_every + 1) * config.eval_every if config.eval_every else -1
+            if not list_snapshots(run_dir / "snapshots"):
+                self._snapshot()  # the initial policy, so that "self" has an opponent from the start
+
+        def _snapshot(self) -> None:
+            path = run_dir / "snapshots" / f"snapshot_{self.model.num_timesteps}.zip"
+            self.model.save(path)
+            for old in list_snapshots(run_dir / "snapshots")[:-config.snapshot_window]:
+                os.remove(old)
+
+        def _checkpoint(self) -> None:
+            self.model.save(run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{self.model.num_timesteps}.zip")
+            for old in list_checkpoints(run_dir)[:-config.keep_checkpoints]:
+                os.remove(old)
+
+        def _evaluate(self) -> None:
+            start = time.perf_counter()
+            steps = self.model.num_timesteps
+            path = run_dir / "evals" / "current.zip"
+            self.model.save(path)
+            for label, result in evaluate(path, config, config.eval_games, seed=config.seed + 1):
+                result.to_json(run_dir / "evals" / f"eval_{steps}_{label}.json")
+                for agent, s in result.agents.items():
+                    tag = _short(agent) if label == "all" else f"{label}/{_short(agent)}"
+                    self.logger.record(f"eval/{tag}_mean_score", float(s.mean_score))
+                    self.logger.record(f"eval/{tag}_win_rate", float(s.win_rate))
+            os.remove(path)
+            timing["eval_s"] += time.perf_counter() - start
+            self.logger.dump(steps)
+
+        def _on_step(self) -> bool:
+            n = self.model.num_timesteps
+            if n >= self.next_snapshot:
+                self._snapshot()
+                self.next_snapshot += config.snapshot_every
+            if n >= self.next_checkpoint:
+                self._checkpoint()
+                self.next_checkpoint += config.checkpoint_every
+            if self.next_eval > 0 and n >= self.next_eval:
+                self._evaluate()
+                self.next_eval += config.eval_every
+            return True
+
+    return _Callback()
+
+
+def list_checkpoints(run_dir: str | os.PathLike) -> list[str]:
+    """Checkpoint files of a run (``checkpoints/ckpt_<steps>.zip``), oldest first."""
+    folder = Path(run_dir) / "checkpoints"
+    if not folder.is_dir():
+        return []
+    found = []
+    for p in folder.iterdir():
+        if p.name.startswith(CHECKPOINT_PREFIX) and p.suffix == ".zip":
+            try:
+                found.append((int(p.stem[len(CHECKPOINT_PREFIX):]), str(p)))
+            except ValueError:
+                continue
+    return [p for _, p in sorted(found)]
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` did.
+
+    Attributes:
+        run_dir: the run folder; model_path: its ``model.zip``; eval_path: ``eval.json`` (or ``None``).
+        timesteps: the model's step count at the end (across resumes); steps_this_run: steps added now.
+        train_s: wall seconds of learning, evaluations during training excluded; eval_s: of those
+            evaluations; final_eval_s: of the final tournament.
+        steps_per_s: ``steps_this_run / train_s`` (environment steps, i.e. learner decisions, per second).
+        evaluation: ``list[(label, TournamentResult)]`` of the final evaluation.
+    """
+
+    run_dir: Path
+    model_path: Path
+    eval_path: Path | None
+    timesteps: int
+    steps_this_run: int
+    train_s: float
+    eval_s: float
+    final_eval_s: float
+    steps_per_s: float
+    evaluation: list = field(default_factory=list)
+
+
+def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
+    """Run folder and config of a checkpoint ``runs/<name>/checkpoints/ckpt_<steps>.zip``.
+
+    Raises:
+        FileNotFoundError: no such checkpoint, or its run folder has no ``config.json``.
+    """
+    ckpt = Path(checkpoint)
+    if not ckpt.is_file():
+        raise FileNotFoundError(f"no checkpoint at {str(ckpt)!r}; give runs/<run>/checkpoints/ckpt_<steps>.zip")
+    run_dir = ckpt.resolve().parent.parent
+    cfg_path = run_dir / "config.json"
+    if not cfg_path.is_file():
+        raise FileNotFoundError(f"checkpoint {str(ckpt)!r} is not inside a run folder: {str(cfg_path)!r} is "
+                                f"missing")
+    return run_dir, TrainConfig.from_dict(json.loads(cfg_path.read_text())["config"])
+
+
+def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress: bool = True,
+          final_eval: bool = True, echo: Callable[[str], None] = print) -> TrainResult:
+    """Train a MaskablePPO agent, save it in a run folder and evaluate it against the baselines.
+
+    Args:
+        config: the run's settings (with ``resume``, the checkpoint's run folder is reused and
+            ``config.total_timesteps`` is the total to reach, counted from the run's start).
+        resume: a checkpoint ``.zip`` to continue from (its step count is kept:
+            ``learn(..., reset_num_timesteps=False)``).
+        progress: show stable-baselines3's progress bar and the tournament's.
+        final_eval: run the final duplicate tournament and write ``eval.json``.
+        echo: prints one line of status.
+
+    Returns:
+        :class:`TrainResult`.
+
+    Raises:
+        ValueError: the checkpoint already has ``total_timesteps`` steps or more; a run folder that exists
+            already (without resume).
+        FileNotFoundError: a missing checkpoint.
+    """
+    import torch as th
+    from sb3_contrib import MaskablePPO
+
+    from seers_env.actions import N_ACTIONS
+    from seers_env.observation import OBS_DIM
+
+    th.set_num_threads(config.torch_threads)
+    if resume is not None:
+        run_dir, _ = resolve_resume(resume)
+    else:
+        name = config.name or f"{time.strftime('%Y%m%d-%H%M%S')}-{config.n_players}p"
+        run_dir = Path(config.out) / name
+        if (run_dir / "config.json").exists():
+            raise ValueError(f"run folder {str(run_dir)!r} exists already; choose another --name, or resume "
+                             f"from one of its checkpoints with --resume")
+    for sub in ("checkpoints", "snapshots", "tb", "evals"):
+        (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(
+        {"config": config.to_dict(), "n_actions": N_ACTIONS, "obs_dim": OBS_DIM}, indent=2))
+
+    timing = {"eval_s": 0.0}
+    snapshot_dir = str(run_dir / "snapshots")
+    if resume is not None:
+        model = MaskablePPO.load(resume, device="cpu", tensorboard_log=str(run_dir / "tb"))
+        start_steps = int(model.num_timesteps)
+        remaining = config.total_timesteps - start_steps
+        if remaining <= 0:
+            raise ValueError(f"checkpoint {str(resume)!r} has {start_steps} steps already; ask for more "
+                             f"than that with --steps")
+        # a seed that depends on the step count, so a resumed run does not replay the first games
+        venv = make_vec_env(config, snapshot_dir, seed=config.seed + start_steps)
+        model.set_env(venv)
+        model.set_random_seed(config.seed + start_steps)
+        echo(f"Resuming {run_dir} at step {start_steps:,} -> {config.total_timesteps:,}")
+    else:
+        venv = make_vec_env(config, snapshot_dir)
+        start_steps, remaining = 0, config.total_timesteps
+        model = MaskablePPO(
+            "MlpPolicy", venv, learning_rate=config.learning_rate, n_steps=config.n_steps,
+            batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+            gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
+            policy_kwargs={"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}},
+            tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0)
+        echo(f"Training {run_dir}: {config.total_timesteps:,} steps, {config.n_players} players, "
+             f"opponents {config.opponents}, {config.n_envs} {config.vec_env} envs")
+    callback = make_callback(config, run_dir, timing)
+    start = time.perf_counter()
+    try:
+        model.learn(remaining, callback=callback, reset_num_timesteps=resume is None, tb_log_name="ppo",
+                    progress_bar=progress)
+    finally:
+        venv.close()
+    wall = time.perf_counter() - start
+    train_s = wall - timing["eval_s"]
+    steps_this_run = int(model.num_timesteps) - start_steps
+    model_path = run_dir / "model.zip"
+    model.save(model_path)
+    callback_ckpt = run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{model.num_timesteps}.zip"
+    if not callback_ckpt.exists():
+        model.save(callback_ckpt)
+    echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s ({steps_this_run / train_s:,.0f} steps/s); "
+         f"model saved to {model_path}")
+
+    evaluation, eval_path, final_eval_s = [], None, 0.0
+    if final_eval:
+        t0 = time.perf_counter()
+        evaluation = evaluate(model_path, config, config.final_eval_games, seed=config.seed + 12345,
+                              progress=progress)
+        final_eval_s = time.perf_counter() - t0
+        eval_path = run_dir / "eval.json"
+        if len(evaluation) == 1:
+            evaluation[0][1].to_json(eval_path)
+        else:
+            for label, result in evaluation:
+                result.to_json(run_dir / f"eval_{label}.json")
+            eval_path.write_text(json.dumps({label: r.to_dict() for label, r in evaluation}, indent=1))
+    summary = {"timesteps": int(model.num_timesteps), "steps_this_run": steps_this_run, "train_s": train_s,
+               "eval_s": timing["eval_s"], "final_eval_s": final_eval_s,
+               "steps_per_s": steps_this_run / max(train_s, 1e-9)}
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return TrainResult(run_dir=run_dir, model_path=model_path, eval_path=eval_path,
+                       timesteps=int(model.num_timesteps), steps_this_run=steps_this_run, train_s=train_s,
+                       eval_s=timing["eval_s"], final_eval_s=final_eval_s,
+                       steps_per_s=summary["steps_per_s"], evaluation=evaluation)
