@@ -53,15 +53,7 @@ def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int
         ValueError: wrong number of specs, seat out of range, or an unknown spec (message from
             ``agents.make_agent``, listing the valid specs).
     """
-    try:
-        from agents import make_agent
-    except ImportError:  # TEMP until agents.make_agent lands
-        from agents.base import RandomAgent
-
-        def make_agent(spec, seed=None):
-            if spec != "random":
-                raise ValueError(f"unknown agent spec {spec!r}; valid: random")
-            return RandomAgent(seed)
+    from agents import make_agent
 
     if not 0 <= human_seat < n_players:
         raise ValueError(f"seat {human_seat!r} is not one of 0..{n_players - 1}")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from agents.base import RandomAgent
+from agents import make_agent
 from seers_env import play_cli
 from seers_env.game import Game, GameConfig
 from seers_env.plays import MeldType, Play, PlayKind
@@ -64,7 +64,7 @@ def test_full_game_choosing_first_play_matches_independent_simulation(tmp_path):
                           "--rounds", "2"], "1\n" * 400, tmp_path)
     assert result.exit_code == 0, result.output
     game = Game(GameConfig(n_players=3, n_rounds=2), seed=seed)
-    agents = {s: RandomAgent(seed=play_cli.agent_seed(seed, s)) for s in (1, 2)}
+    agents = {s: make_agent("random", seed=play_cli.agent_seed(seed, s)) for s in (1, 2)}
     while not game.game_over:
         s = game.current
         game.apply(game.legal_plays()[0] if s == 0 else agents[s].act(SeatView(game, s)))
