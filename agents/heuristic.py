@@ -1,0 +1,173 @@
+"""``heuristic``: the strongest rule-based player of the project (no search).
+
+It scores every legal play by the value of the hand it leaves (:func:`hand_value`) plus a few
+situational terms, and plays the best one (passing is one of the candidates when following):
+
+* structure: the fewest melds the suited cards split into (:func:`fewest_melds`, exact, memoised),
+  plus one play for each artifact that cannot ride along with those melds and each artifact action;
+* shedding: every card held costs a point at scoring (rules section 5), so each card shed is worth one;
+* control: high cards, wilds and the highest-single artifact win tricks, so spending them is charged;
+* the Bonus (section 4): with 5 or fewer cards a hand is valued by the bonus it would score (its lowest
+  value, 0 with a wild or an artifact), so the agent aims to end with a few high cards and sheds wilds
+  and artifacts first; going out is worth a premium; it knows that a player in the Bonus cannot pass
+  (only legal plays are ever scored, and the engine omits the pass then);
+* artifacts: riding along with a meld sheds a card for free, so it is taken unless the artifact is
+  worth more as control; Cauldron, suit change and half step are used when the meld they make scores
+  best; the Rod is used when the lead is worth the cards it picks up; the Gift when the lead is worth
+  less than a card, given to the player with most cards;
+* passing: when following, a pass competes with the plays through a bias that turns negative when an
+  opponent is close to going out (then every card shed counts).
+
+Plays are grouped by the cards that leave the hand, so thousands of legal plays cost a few hand
+evaluations. Deterministic: ``seed`` is accepted for the common interface and unused.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from seers_env.artifacts import CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
+from seers_env.cards import FIRST_ARTIFACT, N_VALUES, WILD
+from seers_env.plays import Play, PlayKind
+from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
+from seers_env.view import SeatView
+
+from .base import Agent
+
+_RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})
+
+#: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games).
+WEIGHTS = {
+    "card": 1.0,  # per card held (section 5 penalty)
+    "play": 1.5,  # per play still needed to empty the hand
+    "high": 0.3,  # per value step above 10 of a suited card (control)
+    "wild": 0.5,  # a wild's flexibility
+    "highest_single": 1.2,  # the unbeatable Single
+    "bonus": 0.5,  # weight of the bonus a hand of 5 or fewer would score
+    "out": 3.0,  # going out (ends the round, scores 0)
+    "lead_rank": 0.05,  # per value: prefer leading low
+    "lead": 1.5,  # worth of winning the lead (Rod, Gift)
+    "pass": 0.3,  # bias for passing when following
+    "pass_danger": -2.0,  # bias for passing when an opponent holds few cards
+    "danger_cards": 3,  # an opponent with this many cards or fewer is about to go out
+}
+
+
+def _by_value(card: int) -> tuple[int, int]:
+    return card % N_VALUES, card // N_VALUES
+
+
+@lru_cache(maxsize=1 << 18)
+def fewest_melds(suited: tuple[int, ...]) -> int:
+    """Fewest Singles, Matching Sets and Suited Runs (rules section 3) that cover the suited cards.
+
+    Args:
+        suited: suited card ids (0..59) sorted by (value, suit).
+
+    Returns:
+        The minimum number of melds (exact search, memoised; wilds and artifacts not counted).
+    """
+    if not suited:
+        return 0
+    c, rest = suited[0], suited[1:]
+    v = c % N_VALUES
+    best = 1 + fewest_melds(rest)
+    same = [x for x in rest if x % N_VALUES == v]
+    for mask in range(1, 1 << len(same)):
+        used = {same[i] for i in range(len(same)) if mask >> i & 1}
+        best = min(best, 1 + fewest_melds(tuple(x for x in rest if x not in used)))
+    run = set()
+    nxt = c + 1
+    while nxt % N_VALUES and nxt in rest:  # same suit, next value, no wrap-around
+        run.add(nxt)
+        best = min(best, 1 + fewest_melds(tuple(x for x in rest if x not in run)))
+        nxt += 1
+    return best
+
+
+def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -> float:
+    """Estimated worth (in round-score points, higher is better) of holding ``hand``.
+
+    Args:
+        hand: card ids (see :mod:`seers_env.cards`).
+        weights: overrides of :data:`WEIGHTS`.
+
+    Returns:
+        ``-card * len(hand) - play * plays_needed + control + bonus * bonus_points(hand)`` (the last term
+        only with 5 or fewer cards, section 4); ``out`` for an empty hand.
+    """
+    w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
+    if not hand:
+        return w["out"]
+    suited = tuple(sorted((c for c in hand if c < WILD), key=_by_value))
+    wilds = sum(1 for c in hand if c == WILD)
+    kinds = [c - FIRST_ARTIFACT for c in hand if c > WILD]
+    melds = fewest_melds(suited)
+    if not melds and wilds:
+        melds = 1  # wilds alone form a meld
+    ride = sum(1 for k in kinds if k in _RIDES)
+    plays = melds + max(0, ride - melds) + sum(1 for k in kinds if k in (ROD, GIFT, HIGHEST_SINGLE))
+    control = (w["high"] * sum(max(0, c % N_VALUES - 8) for c in suited)
+               + w["wild"] * wilds + w["highest_single"] * kinds.count(HIGHEST_SINGLE))
+    value = -w["card"] * len(hand) - w["play"] * plays + control
+    if len(hand) <= BONUS_MAX_CARDS:
+        value += w["bonus"] * bonus_points(hand)
+    return value
+
+
+def _after(hand: list[int], play: Play, trick_cards: list[int]) -> list[int]:
+    """The hand after ``play`` (Rod: the trick's cards are picked up)."""
+    out = list(hand)
+    for c in play.cards():
+        out.remove(c)
+    if play.kind == PlayKind.ROD:
+        out += trick_cards
+    return out
+
+
+class HeuristicAgent(Agent):
+    """Rule-based player: maximises :func:`hand_value` of the hand left plus situational terms
+    (module docstring). ``weights`` overrides :data:`WEIGHTS` (for tuning)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, weights: dict | None = None):
+        super().__init__(seed)
+        self.weights = {**WEIGHTS, **(weights or {})}
+
+    def scores(self, view: SeatView) -> list[tuple[float, Play]]:
+        """``(score, play)`` for every legal play, in legal-play order (higher score is better)."""
+        w = self.weights
+        legal = view.legal_plays()
+        hand = view.hand
+        leading = view.top is None
+        sizes = view.hand_sizes
+        others = [s for s in range(view.n_players) if s != view.seat]
+        danger = min(sizes[s] for s in others) <= w["danger_cards"]
+        trick_cards = sorted(c for _, p in view.trick for c in p.cards()) if not leading else []
+        cache: dict[tuple, float] = {}
+        out = []
+        for p in legal:
+            key = (p.suited, p.wilds, p.artifact, p.kind)
+            v = cache.get(key)
+            if v is None:
+                v = cache[key] = hand_value(_after(hand, p, trick_cards), w)
+            if p.kind == PlayKind.PASS:
+                v += 0.0 if leading else (w["pass_danger"] if danger else w["pass"])
+            elif p.kind == PlayKind.ROD:
+                v += w["lead"]
+            elif p.kind == PlayKind.GIFT:
+                v -= w["lead"] - 0.01 * sizes[p.target]  # give the lead to the biggest hand
+            elif leading:
+                v -= w["lead_rank"] * p.rank / 2
+            else:
+                v -= 0.001 * p.rank  # the smallest beating meld among equals
+            out.append((v, p))
+        return out
+
+    def act(self, view: SeatView) -> Play:
+        best = None
+        for v, p in self.scores(view):
+            if best is None or v > best[0]:
+                best = (v, p)
+        return best[1]
