@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from . import rulings
-from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, GIFT, GO_FIRST, ROD, kind_index
+from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, GIFT, GO_FIRST, HIGHEST_SINGLE, ROD, kind_index
 from .cards import (
     ARTIFACTS_PER_PLAYER,
     SETUP_BY_PLAYERS,
@@ -441,6 +441,9 @@ class Game:
             return f"kind {play.kind!r} is not one of {[k.name for k in PlayKind]}"
         if play.artifact == GO_FIRST and play.size == 0:
             return "Go First cannot be played alone (section 6 [ruling])"
+        if play.artifact != HIGHEST_SINGLE and len(play.suited) + play.wilds != play.size:
+            return (f"a meld of size {play.size} needs {play.size} suited cards or wilds, got "
+                    f"{len(play.suited) + play.wilds} (section 3; the artifact does not count)")
         if self.top is not None and not beats(self.top, play.meld_type, play.size, play.rank):
             mt, size, _ = self.top
             return (f"a play must be a {MeldType(mt).name} of {size} card(s) strictly higher than the "
