@@ -1,0 +1,206 @@
+"""A Gymnasium single-agent view of the AEC environment: one learning seat against opponent policies.
+
+The wrapper is what stable-baselines3 / sb3-contrib's ``MaskablePPO`` train on (Gymnasium ``Env`` API,
+``action_masks()`` for the mask); it passes ``gymnasium.utils.env_checker.check_env``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Union
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .actions import N_ACTIONS
+from .artifacts import DEFAULT_ARTIFACT_DECK
+from .env import OBS_BOUND, check_action, raw_env
+from .observation import OBS_DIM
+from .view import SeatView
+
+#: ``policy(observation float32 (OBS_DIM,), action_mask int8 (N_ACTIONS,)) -> action id``
+Policy = Callable[[np.ndarray, np.ndarray], int]
+Opponent = Union["Agent", Policy]  # noqa: F821 (agents.base.Agent)
+
+
+class SingleAgentSeersEnv(gym.Env):
+    """One learner seat of a Seers Catalog game; the other seats are played by ``opponents``.
+
+    Args:
+        n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.env.raw_env`.
+        learner_seat: the learner's seat 0..n-1, or ``"random"`` (drawn at every reset).
+        opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an
+            ``agents.base.Agent`` (called with a :class:`~seers_env.view.SeatView`, its play turned into
+            action ids with ``Decision.actions_for``) or a callable ``policy(observation, action_mask)
+            -> int``. Default: ``RandomAgent``\\ s.
+        opponent_sampler: optional ``(rng: np.random.Generator) -> list of n_players - 1 opponents``,
+            called at every reset (self-play leagues); it overrides ``opponents``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+
+    Spaces: observation ``Box(-50, 50, (OBS_DIM,), float32)`` (the flat observation only); action
+    ``Discrete(N_ACTIONS)``. An episode is one game. The reward of each step is the learner's reward
+    since its previous decision (``"score"``: each round's score at the round's end, so an episode's
+    rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.env`).
+    An action outside :meth:`action_masks` ends the episode with reward -1 and
+    ``info["illegal_action"]``.
+
+    Raises:
+        ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that is
+            neither an Agent nor callable.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(self, n_players: int = 4, n_rounds: int = 4, artifact_deck=DEFAULT_ARTIFACT_DECK,
+                 reward_mode: str = "score", learner_seat: int | str = "random",
+                 opponents: Sequence[Opponent] | None = None,
+                 opponent_sampler: Callable[[np.random.Generator], Sequence[Opponent]] | None = None,
+                 render_mode: str | None = None):
+        self.aec = raw_env(n_players=n_players, n_rounds=n_rounds, artifact_deck=artifact_deck,
+                           reward_mode=reward_mode, illegal_action="raise", render_mode=None)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None, 'human' or 'ansi'")
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer))
+            or not 0 <= learner_seat < n_players
+        ):
+            raise ValueError(f"learner_seat={learner_seat!r} is not allowed; use 0..{n_players - 1} or 'random'")
+        self.n_players = n_players
+        self.learner_seat = learner_seat
+        self.render_mode = render_mode
+        if opponents is None:
+            from agents.base import RandomAgent
+
+            opponents = [RandomAgent() for _ in range(n_players - 1)]
+        self.opponents = self._check_opponents(opponents)
+        self.opponent_sampler = opponent_sampler
+        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.seat = 0
+        self._seated: list[Opponent | None] = []
+        self._pending = 0.0
+        self._done = True
+
+    def _check_opponents(self, opponents: Sequence[Opponent]) -> list[Opponent]:
+        from agents.base import Agent
+
+        opponents = list(opponents)
+        if len(opponents) != self.n_players - 1:
+            raise ValueError(f"{len(opponents)} opponents given; a {self.n_players}-player game needs "
+                             f"{self.n_players - 1}")
+        for o in opponents:
+            if not isinstance(o, Agent) and not callable(o):
+                raise TypeError(f"opponent {o!r} is neither an agents.base.Agent nor a callable "
+                                f"policy(observation, action_mask) -> int")
+        return opponents
+
+    # --- Gymnasium API ----------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Deal a new game and play the opponents up to the learner's first decision.
+
+        Returns:
+            ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.aec.reset(seed=int(rng.integers(2**63 - 1)))
+        n = self.n_players
+        self.seat = int(rng.integers(n)) if self.learner_seat == "random" else int(self.learner_seat)
+        opps = self.opponents
+        if self.opponent_sampler is not None:
+            opps = self._check_opponents(self.opponent_sampler(rng))
+        self._seated = [None] * n
+        for k, o in enumerate(opps):
+            self._seated[(self.seat + 1 + k) % n] = o
+            if hasattr(o, "reset") and not isinstance(o, type):
+                try:
+                    o.reset(seed=int(rng.integers(2**31)))
+                except TypeError:
+                    pass  # a callable policy object whose reset takes other arguments
+        self._pending = 0.0
+        self._done = False
+        self._advance()
+        self._pending = 0.0  # nothing is owed before the learner's first decision
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Take the learner's action, then let the opponents play up to its next decision.
+
+        Raises:
+            TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
+            RuntimeError: ``step`` after the episode ended without ``reset``.
+        """
+        if self._done:
+            raise RuntimeError("the episode has ended; call reset() before step()")
+        a = check_action(action)
+        aec = self.aec
+        if not aec.decision.is_legal(a):
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = a
+            return self._obs(), -1.0, True, False, info
+        aec.step(a)
+        self._collect()
+        self._advance()
+        reward, self._pending = self._pending, 0.0
+        terminated = self._done
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), float(reward), terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """``bool`` array ``(N_ACTIONS,)``: the learner's legal actions now (all False once done)."""
+        if self._done:
+            return np.zeros(N_ACTIONS, dtype=bool)
+        return self.aec.decision.mask().astype(bool)
+
+    def render(self) -> str | None:
+        """``"ansi"``: the table text; ``"human"``: print it."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        from .render import render_text
+
+        text = render_text(self.aec.game, self.aec.decision)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    # --- internals --------------------------------------------------------------------------------
+    def _collect(self) -> None:
+        self._pending += self.aec.rewards[self.aec.possible_agents[self.seat]]
+
+    def _advance(self) -> None:
+        """Play opponents until the learner is to act or the game is over."""
+        aec = self.aec
+        game = aec.game
+        while not game.game_over:
+            seat = game.current
+            if seat == self.seat:
+                return
+            opp = self._seated[seat]
+            if callable(opp) and not hasattr(opp, "act"):
+                o = aec.observe(aec.agent_selection)
+                aec.step(int(opp(o["observation"], o["action_mask"])))
+                self._collect()
+                continue
+            play = opp.act(SeatView(game, seat))
+            for a in aec.decision.actions_for(play):
+                aec.step(a)
+                self._collect()
+        self._done = True
+
+    def _obs(self) -> np.ndarray:
+        return self.aec.observe(self.aec.possible_agents[self.seat])["observation"]
+
+    def _info(self) -> dict:
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        if self.aec.game.game_over:
+            info["totals"] = list(self.aec.game.totals)
+            info["winners"] = self.aec.game.winners()
+        return info
+
+
+__all__ = ["Policy", "SingleAgentSeersEnv"]
