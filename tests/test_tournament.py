@@ -1,0 +1,110 @@
+"""Duplicate-format tournament: seat rotation, seeding, statistics, JSON and the ``seers eval`` command."""
+
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from agents.tournament import (TournamentResult, agent_labels, deal_seeds, mean_ci, run_tournament,
+                               seat_order, wilson_interval)
+from seers_env.cli import app
+
+
+def test_seat_rotation_puts_every_agent_in_every_seat_once_per_deal():
+    for n in (2, 3, 4, 5):
+        orders = [seat_order(n, r) for r in range(n)]
+        for seat in range(n):
+            assert sorted(o[seat] for o in orders) == list(range(n))
+        for o in orders:
+            assert sorted(o) == list(range(n))
+
+
+def test_labels_distinguish_repeated_specs():
+    assert agent_labels(["random", "greedy", "random", "random"]) == ["random", "greedy", "random#2", "random#3"]
+
+
+def test_deal_seeds_are_seeded_and_prefix_stable():
+    assert deal_seeds(3, 5) == deal_seeds(3, 5)
+    assert deal_seeds(3, 5)[:2] == deal_seeds(3, 2)
+    assert deal_seeds(3, 5) != deal_seeds(4, 5)
+    assert len(set(deal_seeds(0, 50))) == 50
+
+
+def test_tournament_plays_each_deal_in_every_rotation():
+    r = run_tournament(["random", "greedy", "heuristic"], games=2, seed=1, workers=1, n_rounds=1, progress=False)
+    assert len(r.games) == 6
+    for deal in range(2):
+        games = [g for g in r.games if g["deal"] == deal]
+        assert [g["rotation"] for g in games] == [0, 1, 2]
+        for seat in range(3):
+            assert sorted(g["seats"][seat] for g in games) == ["greedy", "heuristic", "random"]
+        # the same deal (one game seed, which fixes every round's cards) in every rotation
+        assert {g["deal_seed"] for g in games} == {deal_seeds(1, 2)[deal]}
+    # totals are consistent with the round scores; stats see every game
+    for g in r.games:
+        assert g["totals"] == [sum(rs[s] for rs in g["round_scores"]) for s in range(3)]
+    assert all(s.games == 6 for s in r.agents.values())
+
+
+def test_same_seed_same_results_whatever_the_workers():
+    kwargs = dict(games=3, seed=5, n_rounds=1, progress=False)
+    a = run_tournament(["random", "greedy"], workers=1, **kwargs).to_dict()
+    b = run_tournament(["random", "greedy"], workers=2, **kwargs).to_dict()
+    assert a == b
+    c = run_tournament(["random", "greedy"], workers=1, games=3, seed=6, n_rounds=1, progress=False).to_dict()
+    assert c["games"] != a["games"]
+
+
+def test_stats_and_json_round_trip(tmp_path):
+    r = run_tournament(["heuristic", "random"], games=4, seed=2, workers=1, n_rounds=2, progress=False)
+    h = r.agents["heuristic"]
+    per_deal = {}
+    for g in r.games:
+        per_deal.setdefault(g["deal"], []).append(g["totals"][g["seats"].index("heuristic")])
+    means = [sum(v) / len(v) for v in per_deal.values()]
+    assert h.mean_score == pytest.approx(sum(means) / len(means))
+    assert h.score_ci[0] <= h.mean_score <= h.score_ci[1]
+    assert h.mean_round_score == pytest.approx(h.mean_score / 2)
+    wins = sum(1 / len(g["winners"]) for g in r.games if g["seats"].index("heuristic") in g["winners"])
+    assert h.win_rate == pytest.approx(wins / 8)
+    assert r.agents["heuristic"].win_rate + r.agents["random"].win_rate == pytest.approx(1.0)
+    path = tmp_path / "r.json"
+    r.to_json(path)
+    back = TournamentResult.from_json(path)
+    assert back.to_dict() == r.to_dict()
+    assert back.agents["random"].win_ci == r.agents["random"].win_ci
+    r.table()  # builds
+
+
+def test_wilson_and_mean_intervals():
+    lo, hi = wilson_interval(50, 100)  # textbook value: [0.4038, 0.5962]
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson_interval(0, 10)  # [0, 0.2775]
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    m, (lo, hi) = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and hi - m == pytest.approx(1.959964 * math.sqrt(5 / 3) / 2, rel=1e-5)
+
+
+def test_bad_arguments_raise_and_run_nothing():
+    with pytest.raises(ValueError, match="one agent spec per seat"):
+        run_tournament(["random"], games=1, progress=False)
+    with pytest.raises(ValueError, match="one agent spec per seat"):
+        run_tournament(["random", "random"], games=1, n_players=3, progress=False)
+    with pytest.raises(ValueError, match="games=0"):
+        run_tournament(["random", "random"], games=0, progress=False)
+    with pytest.raises(ValueError, match="valid specs"):
+        run_tournament(["random", "nobody"], games=1, progress=False)
+
+
+def test_seers_eval_command(tmp_path):
+    out = tmp_path / "eval.json"
+    args = ["eval", "--agents", "greedy,random", "--games", "2", "--rounds", "1", "--workers", "1",
+            "--no-progress", "--seed", "3", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and out.exists()
+    first = TournamentResult.from_json(out).to_dict()
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert TournamentResult.from_json(out).to_dict() == first
+    bad = CliRunner().invoke(app, ["eval", "--agents", "greedy,nobody", "--games", "1", "--no-progress"])
+    assert bad.exit_code != 0 and "nobody" in bad.output
