@@ -75,8 +75,8 @@ class GameConfig:
             (12 suited cards and 1 wild each). Default: :data:`~seers_env.artifacts.DEFAULT_ARTIFACT_DECK`.
 
     Raises:
-        ValueError: players outside 2..5, rounds < 1, an unknown artifact kind, or a deck with fewer than
-            ``2 * n_players`` artifacts (the message names the valid options).
+        ValueError: players outside 2..5, rounds < 1, an unknown artifact kind, more than one Go First, or
+            a deck with fewer than ``2 * n_players`` artifacts (the message names the valid options).
     """
 
     n_players: int = 4
@@ -95,6 +95,10 @@ class GameConfig:
         object.__setattr__(self, "artifact_deck", tuple(self.artifact_deck))
         for key in self.artifact_deck:
             kind_index(key)  # raises ValueError naming the known kinds
+        if self.artifact_deck.count("go_first") > 1:  # section 2: one holder of Go First, the Start Seer
+            raise ValueError(
+                f"artifact_deck has {self.artifact_deck.count('go_first')} go_first cards; allowed: 0 or 1"
+            )
         need = ARTIFACTS_PER_PLAYER * self.n_players
         if self.artifact_deck and len(self.artifact_deck) < need:
             raise ValueError(

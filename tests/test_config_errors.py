@@ -34,6 +34,8 @@ def test_artifact_deck_too_small_for_the_player_count_is_rejected(n_players, siz
 def test_other_bad_configurations():
     with pytest.raises(ValueError, match="n_rounds"):
         GameConfig(n_rounds=0)
+    with pytest.raises(ValueError, match="2 go_first cards; allowed: 0 or 1"):
+        GameConfig(n_players=2, artifact_deck=("go_first", "go_first", "half_step", "half_step"))
     with pytest.raises(ValueError, match="list of kind keys"):
         GameConfig(artifact_deck="go_first")
     with pytest.raises(ValueError, match="suit"):
