@@ -9,7 +9,7 @@ situational terms, and plays the best one (passing is one of the candidates when
 * control: high cards, wilds and the highest-single artifact win tricks, so spending them is charged;
 * the Bonus (section 4): with 5 or fewer cards a hand is valued by the bonus it would score (its lowest
   value, 0 with a wild or an artifact), so the agent aims to end with a few high cards and sheds wilds
-  and artifacts first; going out is worth a premium; it knows that a player in the Bonus cannot pass
+  and artifacts first; it knows that a player in the Bonus cannot pass
   (only legal plays are ever scored, and the engine omits the pass then);
 * artifacts: riding along with a meld sheds a card for free, so it is taken unless the artifact is
   worth more as control; Cauldron, suit change and half step are used when the meld they make scores
@@ -36,18 +36,18 @@ from .base import Agent
 
 _RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})
 
-#: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games).
+#: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7).
 WEIGHTS = {
     "card": 1.0,  # per card held (section 5 penalty)
     "play": 1.5,  # per play still needed to empty the hand
     "high": 0.3,  # per value step above 10 of a suited card (control)
     "wild": 0.5,  # a wild's flexibility
     "highest_single": 1.2,  # the unbeatable Single
-    "bonus": 0.5,  # weight of the bonus a hand of 5 or fewer would score
-    "out": 3.0,  # going out (ends the round, scores 0)
-    "lead_rank": 0.05,  # per value: prefer leading low
+    "bonus": 1.0,  # weight of the bonus a hand of 5 or fewer would score
+    "out": 0.0,  # premium for going out (ends the round, scores 0)
+    "lead_rank": 0.3,  # per value: prefer leading low
     "lead": 1.5,  # worth of winning the lead (Rod, Gift)
-    "pass": 0.3,  # bias for passing when following
+    "pass": -0.5,  # bias for passing when following (a play must cost structure to lose)
     "pass_danger": -2.0,  # bias for passing when an opponent holds few cards
     "danger_cards": 3,  # an opponent with this many cards or fewer is about to go out
 }
