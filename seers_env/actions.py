@@ -94,9 +94,6 @@ def run_code(suit: int, lo: int, hi: int) -> int:
     return RUN_BASE + suit * len(WINDOWS) + _WINDOW_INDEX[(lo, hi)]
 
 
-_CACHE: dict[Play, tuple[int, int, int]] = {}
-
-
 def play_codes(play: Play, seat: int, n_players: int) -> tuple[int, int, int]:
     """The decision codes ``(main, wild positions, artifact)`` of a legal play of ``seat``.
 
@@ -108,13 +105,36 @@ def play_codes(play: Play, seat: int, n_players: int) -> tuple[int, int, int]:
     """
     if play.kind == PlayKind.GIFT:
         return (GIFT, -1, TARGET_BASE + (play.target - seat) % n_players - 1)
-    codes = _CACHE.get(play)
-    if codes is None:
-        codes = _codes(play)
-        if len(_CACHE) > 500_000:
-            _CACHE.clear()
-        _CACHE[play] = codes
-    return codes
+    return _codes(play)
+
+
+#: ``_WIN[lo][hi]``: window index of a run (hot path of :func:`main_code`).
+_WIN = [[_WINDOW_INDEX.get((lo, hi), -1) for hi in range(MAX_VALUE + 1)] for lo in range(MAX_VALUE + 1)]
+_VALUE = [c % N_VALUES + MIN_VALUE for c in range(N_SUITED)]
+_SUIT_BIT = [1 << (c // N_VALUES) for c in range(N_SUITED)]
+
+
+def main_code(play: Play) -> int:
+    """The stage-0 code of a play (``play_codes(play, ...)[0]``), computed fast for mask building."""
+    kind = play[0]
+    if kind != 1:  # PASS 0 -> 0, ROD 2 -> 1, GIFT 3 -> 2
+        return kind - 1 if kind else PASS
+    rank = play[3]
+    art = play[6]
+    if art >= 0 and play[9]:
+        if art == HIGHEST_SINGLE:
+            return HIGHEST
+        if art == HALF_STEP:
+            rank -= play[11]
+    v = rank >> 1
+    if play[1] == 3:
+        return RUN_BASE + play[8] * 66 + _WIN[v - play[2] + 1][v]
+    mask = 0
+    mc = play[10]
+    for c in play[4]:
+        if _VALUE[c] == v and c != mc:
+            mask |= _SUIT_BIT[c]
+    return GROUP_BASE + ((v - MIN_VALUE) * 32 + mask) * 6 + play[5]
 
 
 def _codes(play: Play) -> tuple[int, int, int]:
@@ -167,14 +187,18 @@ class Decision:
         n_players: players in the game (2..5).
 
     Attributes:
-        stage: the pending decision kind: 0 main, 1 wild positions, 2 artifact.
+        stage: the pending decision kind: 0 main, 1 wild positions, 2 artifact (3 once complete).
         chosen: codes chosen so far (``list[int]``).
+        cands: indices into ``legal`` of the plays still compatible with the choices made.
+
+    Only the main codes are computed up front; the full :func:`play_codes` of a play are computed when
+    a main code is shared by several plays.
 
     Raises:
         ValueError: ``legal_plays`` is empty.
     """
 
-    __slots__ = ("legal", "seat", "n_players", "codes", "cands", "stage", "chosen", "_mask")
+    __slots__ = ("legal", "seat", "n_players", "main", "_full", "cands", "stage", "chosen", "_mask")
 
     def __init__(self, legal_plays: Sequence[Play], seat: int, n_players: int):
         if not legal_plays:
@@ -182,30 +206,44 @@ class Decision:
         self.legal = legal_plays
         self.seat = seat
         self.n_players = n_players
-        self.codes = [play_codes(p, seat, n_players) for p in legal_plays]
-        self.cands = list(range(len(legal_plays)))
+        self.main = [main_code(p) for p in legal_plays]
+        self._full: dict[int, tuple[int, int, int]] = {}
+        self.cands = range(len(legal_plays))
         self.stage = 0
         self.chosen: list[int] = []
         self._mask: np.ndarray | None = None
 
+    def code(self, i: int, stage: int) -> int:
+        """Code of legal play ``i`` at ``stage``."""
+        if stage == 0:
+            return self.main[i]
+        full = self._full.get(i)
+        if full is None:
+            full = self._full[i] = play_codes(self.legal[i], self.seat, self.n_players)
+        return full[stage]
+
     def legal_actions(self) -> list[int]:
         """Sorted action ids allowed now."""
         st = self.stage
-        return sorted({self.codes[i][st] for i in self.cands})
+        return sorted({self.code(i, st) for i in self.cands})
 
     def mask(self) -> np.ndarray:
         """``int8`` array of shape ``(N_ACTIONS,)``: 1 exactly for the actions allowed now (a copy)."""
         if self._mask is None:
             m = np.zeros(N_ACTIONS, dtype=np.int8)
-            st = self.stage
-            codes = self.codes
-            m[[codes[i][st] for i in self.cands]] = 1
+            if self.stage == 0:
+                m[self.main] = 1
+            else:
+                m[[self.code(i, self.stage) for i in self.cands]] = 1
             self._mask = m
         return self._mask.copy()
 
     def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is allowed now."""
+        if self.stage == 0:
+            return action in self.main
         st = self.stage
-        return any(self.codes[i][st] == action for i in self.cands)
+        return any(self.code(i, st) == action for i in self.cands)
 
     def choose(self, action: int) -> Play | None:
         """Take ``action``; return the play once it is fully determined, else ``None`` (a next stage).
@@ -215,13 +253,16 @@ class Decision:
                 is unchanged.
         """
         st = self.stage
-        codes = self.codes
-        left = [i for i in self.cands if codes[i][st] == action]
+        if st == 0:
+            main = self.main
+            left = [i for i in self.cands if main[i] == action]
+        else:
+            left = [i for i in self.cands if self.code(i, st) == action]
         if not left:
-            allowed = self.legal_actions()
+            allowed = self.legal_actions() if st < N_STAGES else []
             shown = ", ".join(map(str, allowed[:12])) + (" ..." if len(allowed) > 12 else "")
-            raise ValueError(f"action {action!r} is not allowed at the {STAGE_NAMES[st]} stage; "
-                             f"allowed: {shown}")
+            stage = STAGE_NAMES[st] if st < N_STAGES else "(complete)"
+            raise ValueError(f"action {action!r} is not allowed at the {stage} stage; allowed: {shown or 'none'}")
         self.chosen.append(int(action))
         self.cands = left
         self._mask = None
@@ -229,8 +270,8 @@ class Decision:
             self.stage = N_STAGES
             return self.legal[left[0]]
         for nxt in range(st + 1, N_STAGES):
-            first = codes[left[0]][nxt]
-            if any(codes[i][nxt] != first for i in left):
+            first = self.code(left[0], nxt)
+            if any(self.code(i, nxt) != first for i in left):
                 self.stage = nxt
                 return None
         raise AssertionError("two legal plays share one code path")  # excluded by play_codes
@@ -245,15 +286,15 @@ class Decision:
         target = next((i for i in self.cands if self.legal[i][:8] == key), None)
         if target is None:
             raise ValueError(f"play {play.describe()!r} is not among the plays left to choose from")
-        path = self.codes[target]
-        left, st, out = self.cands, self.stage, []
+        left, st, out = list(self.cands), self.stage, []
         while True:
-            out.append(path[st])
-            left = [i for i in left if self.codes[i][st] == path[st]]
+            c = self.code(target, st)
+            out.append(c)
+            left = [i for i in left if self.code(i, st) == c]
             if len(left) == 1:
                 return out
             st = next(s for s in range(st + 1, N_STAGES)
-                      if any(self.codes[i][s] != self.codes[left[0]][s] for i in left))
+                      if any(self.code(i, s) != self.code(left[0], s) for i in left))
 
     def candidates(self) -> list[Play]:
         """The legal plays still compatible with the choices made."""
@@ -310,7 +351,7 @@ def describe_action(action: int, decision: Decision | None = None) -> str:
     stage, block, f = decode(action)
     if decision is not None and decision.stage == stage:
         st = decision.stage
-        plays = [decision.legal[i] for i in decision.cands if decision.codes[i][st] == action]
+        plays = [decision.legal[i] for i in decision.cands if decision.code(i, st) == action]
         if len(plays) == 1:
             return plays[0].describe()
     if block == "PASS":
@@ -352,5 +393,5 @@ def describe_action(action: int, decision: Decision | None = None) -> str:
 
 __all__ = [
     "N_ACTIONS", "N_MAIN", "N_STAGES", "STAGE_NAMES", "STAGE_RANGES", "Decision", "decode",
-    "describe_action", "group_code", "play_codes", "run_code",
+    "describe_action", "group_code", "main_code", "play_codes", "run_code",
 ]

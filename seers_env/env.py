@@ -134,6 +134,7 @@ class raw_env(AECEnv):
         self.game: Game | None = None
         self.decision: Decision | None = None
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -166,9 +167,12 @@ class raw_env(AECEnv):
         agent = self.possible_agents[self.game.current]
         self.agent_selection = agent
         self._obs_cache = {}
-        for a in self.agents:
-            self.infos[a] = {}
-        self.infos[agent] = {"action_mask": self.decision.mask(), "stage": self.decision.stage}
+        prev = getattr(self, "_info_agent", None)
+        if prev in self.infos:
+            self.infos[prev] = {}
+        self._info_agent = agent
+        self._mask = self.decision.mask()
+        self.infos[agent] = {"action_mask": self._mask, "stage": self.decision.stage}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent``."""
@@ -178,9 +182,8 @@ class raw_env(AECEnv):
         seat = self._seat[agent]
         g = self.game
         acting = seat == g.current and not g.game_over and not self.terminations.get(agent, True)
-        obs = observe(g, seat, self.decision if acting else None)
-        np.clip(obs, -OBS_BOUND, OBS_BOUND, out=obs)
-        mask = self.decision.mask() if acting else np.zeros(N_ACTIONS, dtype=np.int8)
+        obs = observe(g, seat, self.decision if acting else None)  # within +/-OBS_BOUND (totals clipped)
+        mask = self._mask if acting else np.zeros(N_ACTIONS, dtype=np.int8)
         self._obs_cache[agent] = {"observation": obs, "action_mask": mask}
         return {"observation": obs.copy(), "action_mask": mask.copy()}
 
@@ -272,13 +275,22 @@ class raw_env(AECEnv):
         pass
 
 
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with a direct ``last()`` (same checks, fewer lookups)."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+
 def env(**config: Any) -> AECEnv:
     """``raw_env(**config)`` with PettingZoo's standard ``OrderEnforcingWrapper`` (see the module card).
 
     Illegal actions are handled by :class:`raw_env` itself (default ``illegal_action="penalize"``, the
     classic convention of ``TerminateIllegalWrapper``), and out-of-range actions raise a clear error.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**config))
+    return _OrderEnforcingWrapper(raw_env(**config))
 
 
 def _register() -> None:

@@ -22,9 +22,9 @@ top_rank            1       value to beat (half steps) / 26; 0 when none
 top_highest         1       1 when the top is the highest-single artifact (nothing beats it)
 top_seat            5       one-hot relative seat that played the top meld
 passed              5       relative seats out of this trick
-hand_sizes          5       relative hand sizes / 15
 bonus               5       relative seats in the Bonus (5 or fewer cards, section 4)
-totals              5       relative game totals / 20
+hand_sizes          5       relative hand sizes / 15
+totals              5       relative game totals / 20, clipped to +/-50
 round_scores_last   5       relative scores of the previous round / 20
 round               2       round index / n_rounds, 1 when this is the last round
 n_players           4       one-hot 2..5
@@ -57,7 +57,7 @@ CARD_BLOCK = N_SUITED + 1 + len(ARTIFACT_KINDS)  # 68: card ids 0..67 map to the
 _PARTS = (
     ("hand", CARD_BLOCK), ("played", MAX_SEATS * CARD_BLOCK), ("trick_cards", CARD_BLOCK),
     ("known", (MAX_SEATS - 1) * CARD_BLOCK), ("top_type", 4), ("top_size", 1), ("top_rank", 1),
-    ("top_highest", 1), ("top_seat", 5), ("passed", 5), ("hand_sizes", 5), ("bonus", 5), ("totals", 5),
+    ("top_highest", 1), ("top_seat", 5), ("passed", 5), ("bonus", 5), ("hand_sizes", 5), ("totals", 5),
     ("round_scores_last", 5), ("round", 2), ("n_players", 4), ("start_seer", 5), ("go_first", 5),
     ("suits", 5), ("stage", 3), ("chosen_kind", 6), ("chosen_value", 12), ("chosen_low", 12),
     ("chosen_suits", 5), ("chosen_wilds", 1), ("chosen_wild_values", 12),
@@ -78,6 +78,11 @@ OBS_DIM: int = OBSERVATION_LAYOUT[-1][1] + OBSERVATION_LAYOUT[-1][2]
 _OFF = {name: off for name, off, _ in OBSERVATION_LAYOUT}
 
 _HAND, _PLAYED, _TRICK, _KNOWN = _OFF["hand"], _OFF["played"], _OFF["trick_cards"], _OFF["known"]
+_PASSED, _BONUS, _TOP_TYPE, _TOP_SEAT = _OFF["passed"], _OFF["bonus"], _OFF["top_type"], _OFF["top_seat"]
+_TOP_HIGHEST, _TOP_SIZE, _TOP_RANK = _OFF["top_highest"], _OFF["top_size"], _OFF["top_rank"]
+_N_PLAYERS, _START_SEER, _GO_FIRST = _OFF["n_players"], _OFF["start_seer"], _OFF["go_first"]
+_SUITS, _STAGE = _OFF["suits"], _OFF["stage"]
+_SCALARS, _SCALARS_END = _OFF["hand_sizes"], _OFF["round"] + 2
 
 
 def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarray:
@@ -95,54 +100,63 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
     n = game.n_players
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not one of 0..{n - 1}")
+    # count and one-hot parts: indices for one bincount
     idx: list[int] = [_HAND + c for c in game.hands[seat]]
-    played, known, passed = game.played, game.known, game.passed
-    hands = game.hands
-    o = _OFF
+    played, known, passed, hands = game.played, game.known, game.passed, game.hands
+    rs = game.round_scores
+    last = rs[-1] if rs else None
+    sizes: list[float] = []
+    totals: list[float] = []
+    lasts: list[float] = []
     for r in range(n):
         s = (seat + r) % n
         base = _PLAYED + r * CARD_BLOCK
         idx += [base + c for c in played[s]]
-        if r:
+        if r and known[s]:
             kb = _KNOWN + (r - 1) * CARD_BLOCK
             idx += [kb + c for c in known[s]]
         if passed[s]:
-            idx.append(o["passed"] + r)
-        if len(hands[s]) <= 5:
-            idx.append(o["bonus"] + r)
+            idx.append(_PASSED + r)
+        size = len(hands[s])
+        if size <= 5:
+            idx.append(_BONUS + r)
+        sizes.append(size / 15.0)
+        totals.append(max(-50.0, min(50.0, sum(x[s] for x in rs) / 20.0)) if rs else 0.0)
+        lasts.append(last[s] / 20.0 if rs else 0.0)
     for _, p in game.trick:
-        idx += [_TRICK + c for c in p.cards()]
+        idx += [_TRICK + c for c in p.suited]
+        if p.wilds:
+            idx += [_TRICK + N_SUITED] * p.wilds
+        if p.artifact >= 0:
+            idx.append(_TRICK + N_SUITED + 1 + p.artifact)
     top = game.top
-    idx.append(o["top_type"] + (top[0] if top is not None else 0))
     if top is not None:
-        idx.append(o["top_seat"] + (game.top_seat - seat) % n)
+        idx.append(_TOP_TYPE + top[0])
+        idx.append(_TOP_SEAT + (game.top_seat - seat) % n)
         if top[2] >= HIGHEST_SINGLE_RANK:
-            idx.append(o["top_highest"])
-    idx.append(o["n_players"] + n - 2)
-    idx.append(o["start_seer"] + (game.start_seer - seat) % n)
+            idx.append(_TOP_HIGHEST)
+    else:
+        idx.append(_TOP_TYPE)
+    idx.append(_N_PLAYERS + n - 2)
+    idx.append(_START_SEER + (game.start_seer - seat) % n)
     if game.go_first_holder >= 0:
-        idx.append(o["go_first"] + (game.go_first_holder - seat) % n)
-    idx += [o["suits"] + s for s in game.suits]
+        idx.append(_GO_FIRST + (game.go_first_holder - seat) % n)
+    idx += [_SUITS + s for s in game.suits]
     if decision is not None:
-        idx.append(o["stage"] + min(decision.stage, 2))
-        idx += _chosen(decision)
-    vec = np.bincount(idx, minlength=OBS_DIM).astype(np.float32)
-    vec[o["chosen_wilds"]] /= 5.0
-    if top is not None:
-        vec[o["top_size"]] = top[1] / 12.0
-        vec[o["top_rank"]] = min(top[2], 26) / 26.0
-    rs = game.round_scores
-    totals = [sum(r[i] for r in rs) for i in range(n)] if rs else [0] * n
-    hs = o["hand_sizes"]
-    for r in range(n):
-        s = (seat + r) % n
-        vec[hs + r] = len(hands[s]) / 15.0
-        vec[o["totals"] + r] = totals[s] / 20.0
-        if rs:
-            vec[o["round_scores_last"] + r] = rs[-1][s] / 20.0
+        idx.append(_STAGE + min(decision.stage, 2))
+        if decision.chosen:
+            idx += _chosen(decision)
+    vec = np.bincount(np.fromiter(idx, np.intp, len(idx)), minlength=OBS_DIM).astype(np.float32)
+    # scalar parts: one slice assignment (hand_sizes, totals, round_scores_last, round are contiguous)
+    pad = [0.0] * (MAX_SEATS - n)
     n_rounds = game.config.n_rounds
-    vec[o["round"]] = game.round / n_rounds
-    vec[o["round"] + 1] = float(game.round == n_rounds - 1)
+    vec[_SCALARS:_SCALARS_END] = (sizes + pad + totals + pad + lasts + pad
+                                  + [game.round / n_rounds, float(game.round == n_rounds - 1)])
+    if top is not None:
+        vec[_TOP_SIZE] = top[1] / 12.0
+        vec[_TOP_RANK] = min(top[2], 26) / 26.0
+    if decision is not None and decision.chosen:
+        vec[_OFF["chosen_wilds"]] /= 5.0
     return vec
 
 
