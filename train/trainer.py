@@ -68,7 +68,7 @@ class TrainConfig:
     n_players: int = 4
     n_rounds: int = 4
     artifacts: bool = True
-    total_timesteps: int = 200_000
+    total_timesteps: int = 120_000
     n_envs: int = 8
     vec_env: str = "dummy"
     opponents: str = DEFAULT_MIX
@@ -82,11 +82,11 @@ class TrainConfig:
     ent_coef: float = 0.01
     clip_range: float = 0.2
     reward_scale: float = 0.1
-    snapshot_every: int = 25_000
+    snapshot_every: int = 20_000
     snapshot_window: int = 5
-    checkpoint_every: int = 50_000
+    checkpoint_every: int = 20_000
     keep_checkpoints: int = 3
-    eval_every: int = 50_000
+    eval_every: int = 40_000
     eval_games: int = 10
     final_eval_games: int = 100
     eval_specs: tuple[str, ...] = DEFAULT_EVAL_SPECS

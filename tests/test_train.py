@@ -1,0 +1,183 @@
+"""Training (issue 5): a tiny end-to-end run, save/load, the loaded agent plays only legal plays, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from seers_env import Game, GameConfig
+from seers_env.view import SeatView
+from train.league import LeagueSampler, list_snapshots, parse_mix
+from train.trainer import TrainConfig, list_checkpoints, train
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """One tiny training run through the CLI (256 steps, 2 rollouts of 2 x 64 steps)."""
+    from seers_env.cli import app
+
+    out = tmp_path_factory.mktemp("runs")
+    args = ["train", "--steps", "256", "--players", "4", "--rounds", "1", "--envs", "2", "--net", "32",
+            "--opponents", "random:1,greedy:1,self:1", "--eval-every", "0", "--final-games", "1",
+            "--checkpoint-every", "128", "--snapshot-every", "128", "--workers", "1", "--no-progress",
+            "--n-steps", "64", "--batch-size", "64", "--epochs", "1",
+            "--out", str(out), "--name", "tiny", "--seed", "3"]
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out / "tiny", result.output
+
+
+def test_cli_run_writes_the_run_folder(tiny_run):
+    run_dir, output = tiny_run
+    for name in ("model.zip", "config.json", "eval.json", "summary.json"):
+        assert (run_dir / name).is_file(), name
+    assert list_checkpoints(run_dir), "no checkpoint written"
+    assert list_snapshots(run_dir / "snapshots"), "no self-play snapshot written"
+    assert list((run_dir / "tb").rglob("events.out.tfevents*")), "no TensorBoard log"
+    config = json.loads((run_dir / "config.json").read_text())["config"]
+    assert config["n_players"] == 4 and config["net_arch"] == [32] and config["seed"] == 3
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["timesteps"] >= 256 and summary["steps_per_s"] > 0
+    assert "ppo:" in output and "steps/s" in output
+
+
+def test_loaded_model_plays_only_legal_plays(tiny_run):
+    from agents import make_agent
+    from train.ppo_agent import PPOAgent
+
+    run_dir, _ = tiny_run
+    agent = make_agent(f"ppo:{run_dir / 'model.zip'}", seed=0)
+    assert isinstance(agent, PPOAgent)
+    others = [make_agent("random", seed=s) for s in range(3)]
+    decisions = 0
+    for game_seed in range(3):
+        game = Game(GameConfig(n_players=4, n_rounds=1), seed=game_seed)
+        while not game.game_over:
+            seat = game.current
+            view = SeatView(game, seat)
+            if seat == game_seed % 4:
+                play = agent.act(view)
+                legal_ids = {p.identity() for p in game.legal_plays()}
+                assert play.identity() in legal_ids
+                decisions += 1
+            else:
+                play = others[seat % 3].act(view)
+            game.apply(play)
+    assert decisions > 10
+
+
+def test_save_load_round_trip_gives_same_actions(tiny_run):
+    from seers_env.actions import Decision
+    from seers_env.observation import observe
+    from train.policy import load_model, policy_action
+
+    run_dir, _ = tiny_run
+    a, b = load_model(run_dir / "model.zip"), load_model(run_dir / "model.zip")
+    game = Game(GameConfig(n_players=4), seed=11)
+    for _ in range(20):
+        decision = Decision(game.legal_plays(), game.current, 4)
+        obs, mask = observe(game, game.current, decision), decision.mask()
+        act = policy_action(a.policy, obs, mask)
+        assert act == policy_action(b.policy, obs, mask)
+        assert mask[act] == 1
+        for pa, pb in zip(a.policy.parameters(), b.policy.parameters()):
+            assert np.array_equal(pa.detach().numpy(), pb.detach().numpy())
+        play = decision.choose(act)
+        while play is None:
+            play = decision.choose(policy_action(a.policy, observe(game, game.current, decision),
+                                                 decision.mask()))
+        game.apply(play)
+
+
+def test_resume_continues_from_checkpoint_step_count(tiny_run, tmp_path):
+    run_dir, _ = tiny_run
+    ckpt = [p for p in list_checkpoints(run_dir) if p.endswith("ckpt_128.zip")]
+    assert ckpt, list_checkpoints(run_dir)
+    config = TrainConfig.from_dict(json.loads((run_dir / "config.json").read_text())["config"])
+    config.total_timesteps = 384
+    result = train(config, resume=ckpt[0], progress=False, final_eval=False, echo=lambda s: None)
+    assert result.run_dir == run_dir.resolve()
+    # 128 from the checkpoint, then whole rollouts of n_steps x n_envs = 64 x 2 until 384 is reached
+    assert result.timesteps - result.steps_this_run == 128
+    assert result.timesteps >= 384
+    from train.policy import load_model
+
+    assert load_model(result.model_path).num_timesteps == result.timesteps
+
+
+def test_resume_past_budget_is_refused(tiny_run):
+    run_dir, _ = tiny_run
+    config = TrainConfig.from_dict(json.loads((run_dir / "config.json").read_text())["config"])
+    config.total_timesteps = 64
+    with pytest.raises(ValueError, match="steps already"):
+        train(config, resume=list_checkpoints(run_dir)[-1], progress=False, final_eval=False,
+              echo=lambda s: None)
+
+
+def test_parse_mix():
+    assert parse_mix("random:1,greedy:1,heuristic:2,self:1") == {"random": 1.0, "greedy": 1.0,
+                                                                 "heuristic": 2.0, "self": 1.0}
+    assert parse_mix("greedy, self:0.5") == {"greedy": 1.0, "self": 0.5}
+    assert parse_mix("random:0,greedy:3") == {"greedy": 3.0}
+    for bad, match in (("", "no opponent"), ("random:-1", "finite number"), ("nosuchbot:1", "nosuchbot"),
+                       ("random,random", "twice"), ("random:0", "no opponent")):
+        with pytest.raises(ValueError, match=match):
+            parse_mix(bad)
+
+
+def test_league_draws_by_weight_and_falls_back_without_snapshots(tmp_path):
+    sampler = LeagueSampler("random:1,self:3", n_players=4, snapshot_dir=tmp_path)
+    # no snapshot yet: every draw falls back to the other entries
+    assert sampler.draw_specs(np.random.default_rng(0)) == ["random"] * 3
+    (tmp_path / "snapshot_100.zip").write_bytes(b"")
+    (tmp_path / "snapshot_20.zip").write_bytes(b"")
+    assert list_snapshots(tmp_path) == [str(tmp_path / "snapshot_20.zip"), str(tmp_path / "snapshot_100.zip")]
+    rng = np.random.default_rng(1)
+    draws = [s for _ in range(400) for s in sampler.draw_specs(rng)]
+    share_self = np.mean([d.startswith("ppo:") for d in draws])
+    assert 0.70 < share_self < 0.80  # weight 3 of 4
+    # same generator state, same opponents
+    assert sampler.draw_specs(np.random.default_rng(5)) == sampler.draw_specs(np.random.default_rng(5))
+    window = LeagueSampler("self:1", n_players=3, snapshot_dir=tmp_path, window=1)
+    assert set(window.draw_specs(np.random.default_rng(2))) == {"ppo:" + str(tmp_path / "snapshot_100.zip")}
+
+
+def test_bad_train_config_is_refused():
+    with pytest.raises(ValueError, match="n_players=6"):
+        TrainConfig(n_players=6)
+    with pytest.raises(ValueError, match="vec_env='threads'"):
+        TrainConfig(vec_env="threads")
+    with pytest.raises(ValueError, match="n_envs=0"):
+        TrainConfig(n_envs=0)
+    with pytest.raises(ValueError, match="bogus"):
+        TrainConfig(opponents="bogus:1")
+
+
+def test_policy_action_respects_the_mask(tiny_run):
+    from seers_env.actions import N_ACTIONS
+    from seers_env.observation import OBS_DIM
+    from train.policy import load_model, policy_action
+
+    policy = load_model(tiny_run[0] / "model.zip").policy
+    obs = np.zeros(OBS_DIM, dtype=np.float32)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask[[5, 17]] = 1
+    rng = np.random.default_rng(0)
+    assert {policy_action(policy, obs, mask, rng) for _ in range(30)} <= {5, 17}
+    assert policy_action(policy, obs, mask) in (5, 17)
+    with pytest.raises(ValueError, match="allows no action"):
+        policy_action(policy, obs, np.zeros(N_ACTIONS, dtype=np.int8))
+    with pytest.raises(ValueError, match="length 3"):
+        policy_action(policy, obs, np.ones(3, dtype=np.int8))
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    from train.policy import load_model
+
+    with pytest.raises(FileNotFoundError, match="no trained model"):
+        load_model(tmp_path / "nope.zip")
+    assert not Path(tmp_path / "nope.zip").exists()
