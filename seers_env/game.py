@@ -84,10 +84,14 @@ class GameConfig:
     artifact_deck: tuple[str, ...] = field(default=DEFAULT_ARTIFACT_DECK)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n_players, (int, np.integer)) or self.n_players not in SETUP_BY_PLAYERS:
+        if isinstance(self.n_players, bool) or not isinstance(self.n_players, (int, np.integer)) \
+                or self.n_players not in SETUP_BY_PLAYERS:
             raise ValueError(f"n_players={self.n_players!r} is not allowed; choose one of 2, 3, 4, 5")
-        if not isinstance(self.n_rounds, (int, np.integer)) or self.n_rounds < 1:
+        if isinstance(self.n_rounds, bool) or not isinstance(self.n_rounds, (int, np.integer)) \
+                or self.n_rounds < 1:
             raise ValueError(f"n_rounds={self.n_rounds!r} is not allowed; use an integer >= 1")
+        if self.artifact_deck is None:
+            object.__setattr__(self, "artifact_deck", ())
         if isinstance(self.artifact_deck, str):
             raise ValueError(
                 f"artifact_deck={self.artifact_deck!r} must be a list of kind keys, not a string"
@@ -139,6 +143,11 @@ class PlayResult:
     round_scores: tuple[int, ...] | None = None
     game_over: bool = False
 
+    @property
+    def round_over(self) -> bool:
+        """Whether this play ended a round (the next round, if any, is already dealt)."""
+        return self.round_scores is not None
+
 
 _STATE_FIELDS = (
     "round", "round_scores", "hands", "hidden", "suits", "dealt_artifacts", "discards", "trick", "top",
@@ -179,6 +188,11 @@ class Game:
     @property
     def n_players(self) -> int:
         return self.config.n_players
+
+    @property
+    def rounds_completed(self) -> int:
+        """Number of rounds scored so far."""
+        return len(self.round_scores)
 
     @property
     def totals(self) -> list[int]:

@@ -42,6 +42,10 @@ PLAY_IDENTITY = ("kind", "meld_type", "size", "rank", "suited", "wilds", "artifa
 #: forces a player in the Bonus to play.
 ACTIONS_FORCE_BONUS_PLAY = False
 
+#: Section 6 [ruling], Gift of Fate: the chosen player becomes Start Seer of a fresh lead, so the count of
+#: Start Seers who could not open starts again from zero (``Game._gift``).
+GIFT_RESTARTS_LEAD_PASS_COUNT = True
+
 #: Project ruling (section 3 says the Start Seer "plays any legal meld" and passes only when they cannot):
 #: a Start Seer who holds a legal opening meld must lead (a meld or the Gift of Fate); the Gift of Fate
 #: alone does not count as an opening meld, so a Start Seer whose only option is the Gift may pass.
