@@ -76,11 +76,40 @@ def policy_action(policy, observation: np.ndarray, action_mask: np.ndarray,
     return int(rng.choice(n, p=p))
 
 
+_MODEL_CACHE: dict[tuple, object] = {}
+_MODEL_CACHE_MAX = 8
+
+
+def load_model_cached(path: str | os.PathLike):
+    """:func:`load_model` with a per-process cache keyed by the file's absolute path, size and mtime.
+
+    Tournaments build a fresh agent for every game; the cache makes that cheap. The returned model is
+    shared: use it read-only. Torch is limited to one thread (single observations gain nothing from more,
+    and several processes share the cores).
+
+    Raises:
+        FileNotFoundError: as :func:`load_model`.
+    """
+    p = Path(path)
+    if not p.is_file():
+        return load_model(p)  # raises FileNotFoundError with the message
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _MODEL_CACHE:
+        import torch as th
+
+        th.set_num_threads(1)
+        if len(_MODEL_CACHE) >= _MODEL_CACHE_MAX:
+            _MODEL_CACHE.pop(next(iter(_MODEL_CACHE)))  # oldest inserted
+        _MODEL_CACHE[key] = load_model(p)
+    return _MODEL_CACHE[key]
+
+
 class SnapshotOpponent:
     """A frozen copy of the learner, as an opponent ``policy(observation, action_mask) -> int``.
 
-    The model file is loaded on first use (inside the environment's worker process) and shared through a
-    per-process cache, with torch limited to one thread there.
+    The model file is loaded on first use (inside the environment's worker process) and shared through
+    :func:`load_model_cached`.
 
     Args:
         path: a model ``.zip`` (a self-play snapshot).
@@ -88,27 +117,13 @@ class SnapshotOpponent:
         deterministic: take the most probable action instead of sampling.
     """
 
-    _cache: dict[str, object] = {}
-    _CACHE_MAX = 8
-
     def __init__(self, path: str | os.PathLike, seed: int | None = None, deterministic: bool = False):
         self.path = str(path)
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
 
-    def _policy(self):
-        cache = SnapshotOpponent._cache
-        if self.path not in cache:
-            import torch as th
-
-            th.set_num_threads(1)
-            if len(cache) >= self._CACHE_MAX:
-                cache.pop(next(iter(cache)))  # oldest inserted (dicts keep insertion order)
-            cache[self.path] = load_model(self.path).policy
-        return cache[self.path]
-
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return policy_action(self._policy(), observation, action_mask,
+        return policy_action(load_model_cached(self.path).policy, observation, action_mask,
                              None if self.deterministic else self.rng)
 
     def __repr__(self) -> str:

@@ -8,7 +8,7 @@ from agents.base import Agent
 from seers_env.plays import Play
 from seers_env.view import SeatView
 
-from .policy import load_model, policy_action
+from .policy import load_model_cached, policy_action
 
 
 class PPOAgent(Agent):
@@ -26,6 +26,9 @@ class PPOAgent(Agent):
         seed: seeds the generator used when ``deterministic`` is False.
         deterministic: take the most probable legal action (default) or sample from the policy.
 
+    The model is loaded once per process (:func:`train.policy.load_model_cached`, which also sets torch to
+    one thread).
+
     Raises:
         FileNotFoundError: no file at ``path``.
         ValueError: the model was trained for a different action or observation size than this version
@@ -42,7 +45,7 @@ class PPOAgent(Agent):
         self.path = str(path)
         self.name = f"ppo:{self.path}"
         self.deterministic = deterministic
-        self.model = load_model(self.path)
+        self.model = load_model_cached(self.path)  # shared between agents of this process; read-only
         self.policy = self.model.policy
         n_act = getattr(self.model.action_space, "n", None)
         obs_shape = tuple(self.model.observation_space.shape)

@@ -204,7 +204,8 @@ def evaluate(model_path: str | os.PathLike, config: TrainConfig, games: int, see
     out = []
     for label, specs in tables:
         result = run_tournament(specs, games=games, n_players=config.n_players, seed=seed,
-                                workers=workers or config.workers, n_rounds=config.n_rounds, progress=progress)
+                                workers=workers or config.workers, n_rounds=config.n_rounds, progress=progress,
+                                artifact_deck=config.artifact_deck)
         out.append((label, result))
     return out
 
