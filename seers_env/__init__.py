@@ -1,8 +1,9 @@
 """Seers Catalog: a rules engine (plain Python + numpy) and, on top of it, a PettingZoo AEC environment.
 
 The engine (``Game``, ``GameConfig``, ``Play`` and the modules ``cards``, ``artifacts``, ``rulings``,
-``melds``, ``moves``, ``scoring``, ``game``) imports no RL library. ``env`` and ``raw_env`` are imported
-lazily, on first access, so that ``import seers_env`` stays light.
+``melds``, ``moves``, ``scoring``, ``game``, ``view``) imports no RL library. ``env`` and ``raw_env`` (the
+PettingZoo AEC environment, module :mod:`seers_env.seers_catalog_v0`) are imported lazily, on first access,
+so that ``import seers_env`` stays light.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ __all__ = [
 
 def __getattr__(name: str):
     if name in ("env", "raw_env"):
-        from . import env as _env_module
+        import importlib
 
-        return getattr(_env_module, name)
+        return getattr(importlib.import_module(f"{__name__}.seers_catalog_v0"), name)
     raise AttributeError(f"module 'seers_env' has no attribute {name!r}")

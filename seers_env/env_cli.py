@@ -40,7 +40,7 @@ def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
 
 def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -> float:
     """Steps/s of random legal play on ``seers_env.env(n_players=...)`` (observations and masks built)."""
-    from .env import env
+    from .seers_catalog_v0 import env
 
     return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
 

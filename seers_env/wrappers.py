@@ -15,7 +15,7 @@ from gymnasium import spaces
 
 from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
-from .env import OBS_BOUND, check_action, raw_env
+from .seers_catalog_v0 import OBS_BOUND, check_action, raw_env
 from .observation import OBS_DIM
 from .view import SeatView
 
@@ -28,7 +28,7 @@ class SingleAgentSeersEnv(gym.Env):
     """One learner seat of a Seers Catalog game; the other seats are played by ``opponents``.
 
     Args:
-        n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.env.raw_env`.
+        n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.seers_catalog_v0.raw_env`.
         learner_seat: the learner's seat 0..n-1, or ``"random"`` (drawn at every reset).
         opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an
             ``agents.base.Agent`` (called with a :class:`~seers_env.view.SeatView`, its play turned into
@@ -41,7 +41,7 @@ class SingleAgentSeersEnv(gym.Env):
     Spaces: observation ``Box(-50, 50, (OBS_DIM,), float32)`` (the flat observation only); action
     ``Discrete(N_ACTIONS)``. An episode is one game. The reward of each step is the learner's reward
     since its previous decision (``"score"``: each round's score at the round's end, so an episode's
-    rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.env`).
+    rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.seers_catalog_v0`).
     An action outside :meth:`action_masks` ends the episode with reward -1 and
     ``info["illegal_action"]``.
 

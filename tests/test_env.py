@@ -14,7 +14,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from seers_env.actions import N_ACTIONS
-from seers_env.env import IllegalActionError, env, raw_env
+from seers_env.seers_catalog_v0 import IllegalActionError, env, raw_env
 from seers_env.observation import OBS_DIM, STATE_DIM
 
 
@@ -164,7 +164,7 @@ def test_multi_stage_decision_keeps_agent():
 
 _TRAJ = """
 import hashlib, numpy as np
-from seers_env.env import env
+from seers_env.seers_catalog_v0 import env
 e = env(n_players=4, n_rounds=1); e.reset(seed=9); rng = np.random.default_rng(9); h = hashlib.sha256()
 for agent in e.agent_iter(400):
     obs, r, term, trunc, info = e.last()

@@ -33,3 +33,16 @@ def test_demo_and_engine_bench_commands_run():
     result = runner.invoke(app, ["bench", "engine", "--seconds", "0.05"])
     assert result.exit_code == 0, result.output
     assert "plays/s" in result.output
+
+
+def test_package_exposes_env_function_and_raw_env_class():
+    import seers_env
+    from pettingzoo import AECEnv
+
+    from seers_env import env, raw_env
+
+    assert callable(env) and isinstance(raw_env, type) and issubclass(raw_env, AECEnv)
+    made = seers_env.env(n_players=3)
+    made.reset(seed=1)
+    assert made.unwrapped.metadata["name"] == "seers_catalog_v0"
+    assert seers_env.env is env  # the attribute stays the function, not a submodule

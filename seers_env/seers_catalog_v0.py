@@ -300,7 +300,7 @@ def _register() -> None:
     except ImportError:  # older PettingZoo: no registry
         return
     if "seers/seers_catalog_v0" not in aec_registry:
-        register("aec", "seers/seers_catalog_v0", entry_point="seers_env.env:env")
+        register("aec", "seers/seers_catalog_v0", entry_point="seers_env.seers_catalog_v0:env")
 
 
 _register()
