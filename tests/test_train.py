@@ -181,3 +181,18 @@ def test_missing_model_file_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="no trained model"):
         load_model(tmp_path / "nope.zip")
     assert not Path(tmp_path / "nope.zip").exists()
+
+
+def test_same_seed_same_model(tmp_path):
+    from train.policy import load_model
+
+    def run(name, seed):
+        config = TrainConfig(n_players=3, n_rounds=1, total_timesteps=128, n_envs=2, n_steps=32, batch_size=32,
+                             n_epochs=1, net_arch=(16,), eval_every=0, opponents="random:1,greedy:1,self:1",
+                             snapshot_every=32, out=str(tmp_path), name=name, seed=seed)
+        return load_model(train(config, progress=False, final_eval=False, echo=lambda s: None).model_path)
+
+    a, b, c = run("a", 5), run("b", 5), run("c", 6)
+    pa, pb, pc = ([p.detach().numpy() for p in m.policy.parameters()] for m in (a, b, c))
+    assert all(np.array_equal(x, y) for x, y in zip(pa, pb))
+    assert not all(np.array_equal(x, y) for x, y in zip(pa, pc))
