@@ -92,16 +92,32 @@ def _sizes(top: tuple[int, int, int] | None, meld_type: int, max_size: int) -> r
 # --- value groups: Singles and Matching Sets ------------------------------------------------------
 
 
+#: Memo tables of :func:`_groups` and :func:`_runs`: their results depend only on a few small ints, and a
+#: hand changes by one play at a time, so most calls repeat. Cleared when they grow past this size.
+_CACHE_LIMIT = 200_000
+_GROUPS_CACHE: dict[tuple, tuple] = {}
+_RUNS_CACHE: dict[tuple, tuple] = {}
+
+
 def _groups(
     idx: HandIndex, top, value: int, forced: int = -1
-) -> Iterator[tuple[int, int, tuple[int, ...], int]]:
-    """Singles/Sets of one value: yields ``(meld_type, size, suited, wilds)``.
+) -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+    """Singles/Sets of one value: ``(meld_type, size, suited, wilds)`` for each (memoised).
 
     ``forced`` is a suited card (of another value) that must be in the meld, counting as ``value``.
     """
     suit_mask = idx.value_suits[value]
+    key = (value, suit_mask, idx.wilds, forced, None if top is None else (top[0], top[1]))
+    hit = _GROUPS_CACHE.get(key)
+    if hit is None:
+        if len(_GROUPS_CACHE) >= _CACHE_LIMIT:
+            _GROUPS_CACHE.clear()
+        hit = _GROUPS_CACHE[key] = tuple(_enumerate_groups(suit_mask, idx.wilds, top, value, forced))
+    return hit
+
+
+def _enumerate_groups(suit_mask: int, W: int, top, value: int, forced: int):
     n_forced = 1 if forced >= 0 else 0
-    W = idx.wilds
     if top is None:
         lo_size, hi_size = 1, 5 + W + n_forced
     else:
@@ -127,13 +143,24 @@ def _groups(
 
 def _runs(
     idx: HandIndex, top, naturals: int, forced_value: int = -1
-) -> Iterator[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
-    """Suited Runs of one suit: yields ``(size, top_value, natural_values_used, wild_values)``.
+) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """Suited Runs of one suit: ``(size, top_value, natural_values_used, wild_values)`` for each (memoised).
 
     ``naturals`` is the value bitmask of the cards that may be played as themselves; ``forced_value`` is
-    a position that an artifact-modified card fills (in neither tuple yielded).
+    a position that an artifact-modified card fills (in neither tuple).
     """
-    W = idx.wilds
+    if top is not None and top[0] != RUN:
+        return ()
+    key = (naturals, idx.wilds, forced_value, 0 if top is None else top[1])
+    hit = _RUNS_CACHE.get(key)
+    if hit is None:
+        if len(_RUNS_CACHE) >= _CACHE_LIMIT:
+            _RUNS_CACHE.clear()
+        hit = _RUNS_CACHE[key] = tuple(_enumerate_runs(idx.wilds, top, naturals, forced_value))
+    return hit
+
+
+def _enumerate_runs(W: int, top, naturals: int, forced_value: int):
     fbit = 1 << forced_value if forced_value >= 0 else 0
     naturals &= ~fbit
     n_nat = naturals.bit_count()
