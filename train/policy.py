@@ -108,8 +108,12 @@ def load_model_cached(path: str | os.PathLike):
 class SnapshotOpponent:
     """A frozen copy of the learner, as an opponent ``policy(observation, action_mask) -> int``.
 
-    The model file is loaded on first use (inside the environment's worker process) and shared through
-    :func:`load_model_cached`.
+    The model is loaded when the opponent is made (at the episode's reset, inside the environment's
+    worker process) and shared through :func:`load_model_cached`, so a snapshot file pruned later in
+    the episode does no harm.
+
+    Raises:
+        FileNotFoundError: no file at ``path``.
 
     Args:
         path: a model ``.zip`` (a self-play snapshot).
@@ -121,9 +125,10 @@ class SnapshotOpponent:
         self.path = str(path)
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        self.policy = load_model_cached(self.path).policy  # now: the file may be pruned during the game
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return policy_action(load_model_cached(self.path).policy, observation, action_mask,
+        return policy_action(self.policy, observation, action_mask,
                              None if self.deterministic else self.rng)
 
     def __repr__(self) -> str:

@@ -238,7 +238,8 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
         def _snapshot(self) -> None:
             path = run_dir / "snapshots" / f"snapshot_{self.model.num_timesteps}.zip"
             self.model.save(path)
-            for old in list_snapshots(run_dir / "snapshots")[:-config.snapshot_window]:
+            # one spare beyond the window: an environment may have drawn it just before this save
+            for old in list_snapshots(run_dir / "snapshots")[:-(config.snapshot_window + 1)]:
                 os.remove(old)
 
         def _checkpoint(self) -> None:
