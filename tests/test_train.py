@@ -196,3 +196,21 @@ def test_same_seed_same_model(tmp_path):
     pa, pb, pc = ([p.detach().numpy() for p in m.policy.parameters()] for m in (a, b, c))
     assert all(np.array_equal(x, y) for x, y in zip(pa, pb))
     assert not all(np.array_equal(x, y) for x, y in zip(pa, pc))
+
+
+def test_snapshot_opponent_survives_pruning_of_its_file(tiny_run, tmp_path):
+    """Regression: a snapshot drawn at reset and pruned before its first move crashed the run."""
+    import shutil
+
+    from seers_env.actions import Decision
+    from seers_env.observation import observe
+    from train.policy import SnapshotOpponent
+
+    path = tmp_path / "snapshot_7.zip"
+    shutil.copy(tiny_run[0] / "model.zip", path)
+    opponent = SnapshotOpponent(path, seed=0)
+    path.unlink()
+    game = Game(GameConfig(n_players=4), seed=2)
+    decision = Decision(game.legal_plays(), game.current, 4)
+    action = opponent(observe(game, game.current, decision), decision.mask())
+    assert decision.mask()[action] == 1
