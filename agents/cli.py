@@ -18,7 +18,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(0, help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, help="Worker processes."),
         rounds: int = typer.Option(4, min=1, help="Rounds per game."),
-        no_artifacts: bool = typer.Option(False, help="Play the variant without artifacts."),
+        artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "
+                                                  "without artifacts)."),
         out: str = typer.Option("", help="Write the full results (stats and every game) to this JSON file."),
         progress: bool = typer.Option(True, help="Show a progress bar."),
     ) -> None:
@@ -37,7 +38,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
                                     progress=progress,
-                                    artifact_deck=() if no_artifacts else DEFAULT_ARTIFACT_DECK)
+                                    artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         Console().print(result.table())

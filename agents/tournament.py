@@ -18,6 +18,7 @@ Statistics per agent (a label: the spec, with ``#2``, ``#3``... added to repeate
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -32,6 +33,7 @@ from seers_env.game import Game, GameConfig
 from seers_env.scoring import placements
 from seers_env.view import SeatView
 
+from .base import Agent
 from .specs import make_agent
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -129,11 +131,25 @@ class TournamentResult:
         return t
 
 
-def agent_labels(specs: list[str]) -> list[str]:
+def spec_name(spec: str | Agent) -> str:
+    """The name of a seat's entry: the spec string itself, or an :class:`Agent` instance's ``name``."""
+    return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+
+
+def _instantiate(spec: str | Agent, seed: int) -> Agent:
+    """A fresh agent for one game: ``make_agent(spec, seed)``, or a reseeded copy of an Agent instance."""
+    if isinstance(spec, str):
+        return make_agent(spec, seed=seed)
+    agent = copy.deepcopy(spec)
+    agent.reset(seed)
+    return agent
+
+
+def agent_labels(specs: list[str | Agent]) -> list[str]:
     """Distinct labels: a spec's second occurrence becomes ``spec#2``, and so on."""
     seen: dict[str, int] = {}
     out = []
-    for s in specs:
+    for s in map(spec_name, specs):
         seen[s] = seen.get(s, 0) + 1
         out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
     return out
@@ -163,7 +179,7 @@ def play_deal(specs: list[str], deal: int, deal_seed: int, seed: int, n_rounds: 
         agents = []
         for seat in range(n):
             agent_seed = int(np.random.SeedSequence([seed, deal, rotation, seat]).generate_state(1)[0])
-            agents.append(make_agent(specs[order[seat]], seed=agent_seed))
+            agents.append(_instantiate(specs[order[seat]], agent_seed))
         game = Game(config, seed=deal_seed)
         views = [SeatView(game, s) for s in range(n)]
         while not game.game_over:
@@ -223,14 +239,14 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
         new = model.rate([[ratings[a]] for a in order], ranks=places)
         for seat, a in enumerate(order):
             ratings[a] = new[seat][0]
-    result = TournamentResult(list(specs), labels, n, n_rounds, deals, seed, {}, games)
+    result = TournamentResult([spec_name(s) for s in specs], labels, n, n_rounds, deals, seed, {}, games)
     n_games = len(records)
     for a, label in enumerate(labels):
         deal_means = [float(np.mean(per_deal[d][a])) for d in sorted(per_deal)]
         m, ci = mean_ci(deal_means)
         rm, rci = mean_ci([x / n_rounds for x in deal_means])
         result.agents[label] = AgentStats(
-            label=label, spec=specs[a], games=n_games, mean_score=m, score_ci=ci, mean_round_score=rm,
+            label=label, spec=spec_name(specs[a]), games=n_games, mean_score=m, score_ci=ci, mean_round_score=rm,
             round_score_ci=rci, win_rate=wins[a] / max(n_games, 1), win_ci=wilson_interval(wins[a], n_games),
             mu=float(ratings[a].mu), sigma=float(ratings[a].sigma), ordinal=float(ratings[a].ordinal()))
     return result
@@ -242,7 +258,10 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     """Run a duplicate-format tournament (module docstring).
 
     Args:
-        specs: one agent spec per seat (see :func:`agents.make_agent`); repeats are labelled ``spec#2``...
+        specs: one entry per seat: an agent spec (see :func:`agents.make_agent`) or an
+            :class:`~agents.base.Agent` instance (picklable; a deep copy reseeded with
+            :meth:`~agents.base.Agent.reset` plays each game; labelled by its ``name``). Repeats are
+            labelled ``spec#2``...
         games: number of deals; each is played ``n_players`` times (``games * n_players`` games).
         n_players: must equal ``len(specs)`` when given (2..5).
         seed: tournament seed (deals and agent seeds); same seed, same result, whatever ``workers``.
@@ -257,18 +276,28 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     Raises:
         ValueError: bad specs, player count, games or workers (nothing is run).
     """
-    specs = [s.strip() for s in specs]
+    specs = [s.strip() if isinstance(s, str) else s for s in specs]
+    for s in specs:
+        if not isinstance(s, (str, Agent)):
+            raise ValueError(f"tournament entry {s!r} is neither an agent spec string nor an agents.Agent")
     if n_players is None:
         n_players = len(specs)
     if n_players not in (2, 3, 4, 5) or len(specs) != n_players:
-        raise ValueError(f"need one agent spec per seat for 2..5 players; got {len(specs)} specs "
-                         f"{specs} for n_players={n_players}")
+        raise ValueError(f"need one agent per seat, 2..5 seats (n_players={n_players!r}); got "
+                         f"{len(specs)}: {[spec_name(x) for x in specs]}")
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
-    for s in dict.fromkeys(specs):
-        if not s.startswith("ppo:"):
+    for s in specs:
+        if not isinstance(s, str):
+            continue
+        if s.startswith("ppo:"):  # checked without importing torch
+            path = s[len("ppo:"):]
+            if not (os.path.isfile(path) or os.path.isfile(path + ".zip")):
+                raise ValueError(f"agent spec {s!r}: no trained model at {path!r}; give the path of a "
+                                 f"model.zip written by seers train")
+        else:
             make_agent(s)  # raises ValueError on a bad spec
     GameConfig(n_players=n_players, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))  # validates
     seeds = deal_seeds(seed, games)

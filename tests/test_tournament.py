@@ -5,6 +5,7 @@ import math
 import pytest
 from typer.testing import CliRunner
 
+from agents.base import Agent
 from agents.tournament import (TournamentResult, agent_labels, deal_seeds, mean_ci, run_tournament,
                                seat_order, wilson_interval)
 from seers_env.cli import app
@@ -86,9 +87,9 @@ def test_wilson_and_mean_intervals():
 
 
 def test_bad_arguments_raise_and_run_nothing():
-    with pytest.raises(ValueError, match="one agent spec per seat"):
+    with pytest.raises(ValueError, match="one agent per seat"):
         run_tournament(["random"], games=1, progress=False)
-    with pytest.raises(ValueError, match="one agent spec per seat"):
+    with pytest.raises(ValueError, match="one agent per seat"):
         run_tournament(["random", "random"], games=1, n_players=3, progress=False)
     with pytest.raises(ValueError, match="games=0"):
         run_tournament(["random", "random"], games=0, progress=False)
@@ -108,3 +109,27 @@ def test_seers_eval_command(tmp_path):
     assert TournamentResult.from_json(out).to_dict() == first
     bad = CliRunner().invoke(app, ["eval", "--agents", "greedy,nobody", "--games", "1", "--no-progress"])
     assert bad.exit_code != 0 and "nobody" in bad.output
+
+
+class _LowestSingle(Agent):
+    """A user-written agent: always the first legal play."""
+
+    name = "lowest"
+
+    def act(self, view):
+        return view.legal_plays()[0]
+
+
+def test_agent_instances_play_in_a_tournament_and_are_labelled_by_name():
+    result = run_tournament([_LowestSingle(), "random"], games=2, seed=3, workers=1, n_rounds=1,
+                            progress=False)
+    assert set(result.agents) == {"lowest", "random"}
+    assert result.agents["lowest"].games == 4
+    again = run_tournament([_LowestSingle(), "random"], games=2, seed=3, workers=1, n_rounds=1,
+                           progress=False)
+    assert result.to_dict() == again.to_dict()
+
+
+def test_missing_ppo_model_is_rejected_before_any_game(tmp_path):
+    with pytest.raises(ValueError, match="no trained model"):
+        run_tournament([f"ppo:{tmp_path / 'absent.zip'}", "random"], games=1, progress=False)
