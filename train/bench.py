@@ -11,11 +11,11 @@ from .trainer import TrainConfig, make_vec_env
 def training_throughput(vec_env: str, n_envs: int, seconds: float, n_players: int = 4,
                         opponents: str = "random:1,greedy:1,heuristic:2", seed: int = 0,
                         n_steps: int = 128) -> dict[str, float]:
-    """Train MaskablePPO (default network) for about ``seconds`` and count environment steps.
+    """Train MaskablePPO (default network) for at least ``seconds`` and count environment steps.
 
-    PPO updates are included (whole rollouts of ``n_steps * n_envs`` steps, then the update), so the
-    figure is the end-to-end training rate of ``seers train``; the first rollout (process start, warm-up)
-    is not counted.
+    Whole iterations (a rollout of ``n_steps * n_envs`` steps, then the PPO update) are timed, from the
+    end of the first one (process start, warm-up) to the first iteration boundary after ``seconds``, so
+    the figure is the end-to-end training rate of ``seers train``.
 
     Returns:
         ``{"steps", "seconds", "steps_per_s"}``.
@@ -32,11 +32,14 @@ def training_throughput(vec_env: str, n_envs: int, seconds: float, n_players: in
 
     class _Stop(BaseCallback):
         def _on_rollout_start(self) -> None:
-            if "t0" not in marks and self.model.num_timesteps > 0:
-                marks["t0"], marks["n0"] = time.perf_counter(), self.model.num_timesteps
+            now, n = time.perf_counter(), self.model.num_timesteps
+            if "t0" not in marks and n > 0:
+                marks["t0"], marks["n0"] = now, n  # after the first rollout and update (warm-up)
+            elif "t0" in marks and "t1" not in marks and now - marks["t0"] >= seconds:
+                marks["t1"], marks["n1"] = now, n  # whole rollouts and updates only
 
         def _on_step(self) -> bool:
-            return "t0" not in marks or time.perf_counter() - marks["t0"] < seconds
+            return "t1" not in marks
 
     with tempfile.TemporaryDirectory() as tmp:
         venv = make_vec_env(config, tmp)
@@ -46,8 +49,8 @@ def training_throughput(vec_env: str, n_envs: int, seconds: float, n_players: in
                                                             "vf": list(config.net_arch)}},
                                 seed=seed, device="cpu", verbose=0)
             model.learn(10**9, callback=_Stop())
-            elapsed = time.perf_counter() - marks["t0"]
-            steps = model.num_timesteps - marks["n0"]
+            elapsed = marks["t1"] - marks["t0"]
+            steps = marks["n1"] - marks["n0"]
         finally:
             venv.close()
     return {"steps": int(steps), "seconds": elapsed, "steps_per_s": steps / elapsed}
