@@ -8,6 +8,7 @@ so that ``import seers_env`` stays light.
 
 from __future__ import annotations
 
+from .actions import N_ACTIONS, Decision, describe_action
 from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, ArtifactKind, Timing
 from .game import Game, GameConfig, GameOverError, IllegalPlayError, PlayResult
 from .plays import MeldType, Play, PlayKind
@@ -15,7 +16,7 @@ from .plays import MeldType, Play, PlayKind
 __version__ = "0.1.0"
 
 __all__ = [
-    "ARTIFACT_KINDS", "DEFAULT_ARTIFACT_DECK", "ArtifactKind", "Game", "GameConfig", "GameOverError",
+    "ARTIFACT_KINDS", "DEFAULT_ARTIFACT_DECK", "Decision", "N_ACTIONS", "describe_action", "ArtifactKind", "Game", "GameConfig", "GameOverError",
     "IllegalPlayError", "MeldType", "Play", "PlayKind", "PlayResult", "Timing", "env", "raw_env",
 ]
 

@@ -38,7 +38,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("engine")
     def bench_engine(
         seconds: float = typer.Option(3.0, help="Wall time per player count, in seconds."),
-        seed: int = typer.Option(0),
+        seed: int = typer.Option(0, help="Seed of the deals and of the random choices."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
     ) -> None:
         """Random-play engine throughput (plays/s, games/s) at 2..5 players on one core.

@@ -12,6 +12,22 @@ import typer
 
 app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agents.", no_args_is_help=True,
                   add_completion=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"seers-catalog {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Seers Catalog: play, benchmark, evaluate and train agents."""
 bench_app = typer.Typer(help="Benchmarks that print figures and ratios against peers.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import typer
 
+from .cards import SUIT_NAMES
 from .game import Game, GameConfig
 from .plays import describe_cards
 
@@ -27,7 +28,8 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
     while not game.game_over:
         if game.round != shown_round:
             shown_round = game.round
-            echo(f"== Round {game.round + 1}: suits {game.suits}, Start Seer player_{game.start_seer} ==")
+            suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
+            echo(f"== Round {game.round + 1}: suits {suits}; Start Seer player_{game.start_seer} ==")
             for seat, hand in enumerate(game.hands):
                 echo(f"  player_{seat}: {describe_cards(hand)}")
         seat = game.current

@@ -85,7 +85,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("env")
     def bench_env(
         seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
-        seed: int = typer.Option(0),
+        seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
     ) -> None:
         """Random legal play (observations and masks included) on seers_catalog_v0 (4 players),
         PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratio to each.

@@ -120,23 +120,28 @@ class Play(NamedTuple):
             return f"Gift of Fate: player_{self.target} becomes Start Seer"
         if self.artifact == HIGHEST_SINGLE and self.effect_used:
             return "Single: Highest Single (beats every Single)"
-        parts = []
+        items: list[tuple[int, str]] = []  # (value it counts as, text)
         modified = self.modified_card
         for c in self.suited:
+            v = value_of(c)
             if c == modified and self.artifact == CAULDRON:
-                parts.append(f"{card_name(c)} as {value_of(c) + self.modifier}")
+                v += self.modifier
+                items.append((v, f"{card_name(c)} as {v}"))
             elif c == modified and self.artifact == SUIT_CHANGER:
-                parts.append(f"{card_name(c)} as {SUIT_NAMES[self.modifier]}")
+                items.append((v, f"{card_name(c)} as {SUIT_NAMES[self.modifier]}"))
             else:
-                parts.append(card_name(c))
-        parts += [f"wild as {v}" for v in self.wild_values]
+                items.append((v, card_name(c)))
+        items += [(v, f"wild as {v}") for v in self.wild_values]
+        if self.meld_type == MeldType.RUN:
+            items.sort(key=lambda item: item[0])
+        parts = [text for _, text in items]
         if self.artifact >= 0:
             name = ARTIFACT_KINDS[self.artifact].name
             if self.effect_used and self.artifact == HALF_STEP:
                 parts.append(f"{name} {'+' if self.modifier > 0 else '-'}1/2")
             elif not self.effect_used:
                 parts.append(f"{name} (unused)")
-            elif self.artifact not in (CAULDRON, SUIT_CHANGER):
+            else:
                 parts.append(name)
         value = format_rank(self.rank)
         if self.meld_type == MeldType.SINGLE:

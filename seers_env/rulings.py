@@ -1,6 +1,7 @@
 """Every ruling the engine follows where the seed rules are silent, in one place.
 
-Each constant names one **[ruling]** of ``shared/rules/seers_catalog.md`` (section given) or a project
+Each constant names one **[ruling]** of the rules file (``docs/rules.md``, a copy of
+``shared/rules/seers_catalog.md``; section given) or a project
 ruling of our own (marked "project ruling"). The engine reads these names and nothing else, so a ruling
 changes here when the official text is known. Constants that are not plain switches document the
 behaviour that the named code path implements.

@@ -25,7 +25,9 @@ State shape          float32 ``(1265,)`` (:func:`seers_env.observation.state`, f
 positions of a run, then the artifact's use), see :mod:`seers_env.actions`. While a choice is incomplete
 the same agent stays ``agent_selection`` with a new mask, reward 0, and the observation's ``stage`` and
 ``chosen_*`` parts tell what is pending. ``action_mask[a] == 1`` exactly when ``a`` is legal now; the
-mask is also in ``infos[agent]["action_mask"]``. Most plays take a single action.
+mask is also in ``infos[agent]["action_mask"]``. Most plays take a single action. The pending
+:class:`~seers_env.actions.Decision` is ``env.unwrapped.decision``: ``describe_action(a,
+env.unwrapped.decision)`` gives an action's text in context.
 
 **Observation.** Only what the agent's seat may know, seats relative to it (self first). Layout
 (``name: offset, length``): see :data:`seers_env.observation.OBSERVATION_LAYOUT` (own hand, cards played
