@@ -122,7 +122,11 @@ class TournamentResult:
                         f"{self.n_players} players, {self.n_rounds} rounds, seed {self.seed}")
         for col in ("agent", "games", "game score (95% CI)", "round score (95% CI)", "win rate (95% CI)",
                     "openskill mu", "sigma", "ordinal"):
-            t.add_column(col, justify="left" if col == "agent" else "right", overflow="fold")
+            if col == "agent":  # full names, however narrow the terminal; numbers wrap instead
+                width = min(48, max(len(label) for label in self.labels))
+                t.add_column(col, no_wrap=True, min_width=width)
+            else:
+                t.add_column(col, justify="right", overflow="fold")
         for s in sorted(self.agents.values(), key=lambda s: -s.mean_score):
             t.add_row(s.label, str(s.games), f"{s.mean_score:.2f} [{s.score_ci[0]:.2f}, {s.score_ci[1]:.2f}]",
                       f"{s.mean_round_score:.2f} [{s.round_score_ci[0]:.2f}, {s.round_score_ci[1]:.2f}]",
