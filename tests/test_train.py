@@ -100,7 +100,7 @@ def test_resume_continues_from_checkpoint_step_count(tiny_run, tmp_path):
     config = TrainConfig.from_dict(json.loads((run_dir / "config.json").read_text())["config"])
     config.total_timesteps = 384
     result = train(config, resume=ckpt[0], progress=False, final_eval=False, echo=lambda s: None)
-    assert result.run_dir == run_dir.resolve()
+    assert result.run_dir.resolve() == run_dir.resolve()
     # 128 from the checkpoint, then whole rollouts of n_steps x n_envs = 64 x 2 until 384 is reached
     assert result.timesteps - result.steps_this_run == 128
     assert result.timesteps >= 384

@@ -327,7 +327,7 @@ def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
     ckpt = Path(checkpoint)
     if not ckpt.is_file():
         raise FileNotFoundError(f"no checkpoint at {str(ckpt)!r}; give runs/<run>/checkpoints/ckpt_<steps>.zip")
-    run_dir = ckpt.resolve().parent.parent
+    run_dir = ckpt.parent.parent  # as given (relative paths keep agent labels short)
     cfg_path = run_dir / "config.json"
     if not cfg_path.is_file():
         raise FileNotFoundError(f"checkpoint {str(ckpt)!r} is not inside a run folder: {str(cfg_path)!r} is "
