@@ -35,6 +35,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from .tournament import run_tournament
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
+        if out:
+            from pathlib import Path
+
+            folder = Path(out).expanduser().resolve().parent
+            if not folder.is_dir():
+                raise typer.BadParameter(f"--out {out!r}: folder {str(folder)!r} does not exist")
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
                                     progress=progress,

@@ -57,7 +57,7 @@ def _by_value(card: int) -> tuple[int, int]:
     return card % N_VALUES, card // N_VALUES
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def fewest_melds(suited: tuple[int, ...]) -> int:
     """Fewest Singles, Matching Sets and Suited Runs (rules section 3) that cover the suited cards.
 

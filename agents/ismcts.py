@@ -61,8 +61,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int = 200, seconds: float | None = None, top_k: int = 6,
                  exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None):
         super().__init__(seed)
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds={seconds!r} must be > 0")
+        if seconds is not None and not (0 < seconds < math.inf):
+            raise ValueError(f"seconds={seconds!r} must be a finite number > 0")
         if seconds is None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations={iterations!r} must be an integer >= 1")
         if top_k < 1:

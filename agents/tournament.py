@@ -289,7 +289,7 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     if n_players not in (2, 3, 4, 5) or len(specs) != n_players:
         raise ValueError(f"need one agent per seat, 2..5 seats (n_players={n_players!r}); got "
                          f"{len(specs)}: {[spec_name(x) for x in specs]}")
-    if not isinstance(games, int) or games < 1:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")

@@ -96,7 +96,16 @@ class GameConfig:
             raise ValueError(
                 f"artifact_deck={self.artifact_deck!r} must be a list of kind keys, not a string"
             )
-        object.__setattr__(self, "artifact_deck", tuple(self.artifact_deck))
+        try:
+            deck = tuple(self.artifact_deck)
+        except TypeError:
+            raise ValueError(f"artifact_deck={self.artifact_deck!r} must be a list of artifact kind keys "
+                             f"(or () / None for no artifacts)") from None
+        for key in deck:
+            if not isinstance(key, str):
+                raise ValueError(f"artifact_deck entry {key!r} is not an artifact kind key; known kinds: "
+                                 f"{', '.join(a.key for a in ARTIFACT_KINDS)}")
+        object.__setattr__(self, "artifact_deck", deck)
         for key in self.artifact_deck:
             kind_index(key)  # raises ValueError naming the known kinds
         if self.artifact_deck.count("go_first") > 1:  # section 2: one holder of Go First, the Start Seer
@@ -173,6 +182,12 @@ class Game:
 
     def __init__(self, config: GameConfig | None = None, seed: int | None = None, *,
                  rng: np.random.Generator | None = None):
+        if config is not None and not isinstance(config, GameConfig):
+            raise TypeError(f"config must be a GameConfig (e.g. GameConfig(n_players=4)), got "
+                            f"{type(config).__name__}: {config!r}")
+        if rng is None and seed is not None and (
+                isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         self.config = config if config is not None else GameConfig()
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         self.initial_rng_state = self.rng.bit_generator.state
@@ -318,8 +333,12 @@ class Game:
         if not isinstance(play, Play):
             raise TypeError(f"apply() takes a Play, got {type(play).__name__}: {play!r}")
         if self.game_over:
-            raise GameOverError(f"the game is over; cannot apply {play.describe()!r}")
-        legal = play if play in self.legal_plays() else self.find_play(play)
+            raise GameOverError(f"the game is over; cannot apply {play!r}")
+        try:
+            legal = self.find_play(play)  # always the engine's own object: the caller's is never stored
+        except TypeError:  # unhashable fields, e.g. a list of cards
+            raise IllegalPlayError(play, "malformed play fields: suited and wild_values must be tuples of "
+                                         "ints (see seers_env.plays.Play)") from None
         if legal is None:
             raise IllegalPlayError(play, self._why_illegal(play))
         seat = self.current
@@ -441,7 +460,8 @@ class Game:
             if c in hand:
                 hand.remove(c)
             else:
-                name = card_name(c) if isinstance(c, int) and 0 <= c < 61 + len(ARTIFACT_KINDS) else repr(c)
+                known_id = isinstance(c, (int, np.integer)) and 0 <= c < 61 + len(ARTIFACT_KINDS)
+                name = card_name(c) if known_id else f"card id {c!r} (not a card: ids are 0..{60 + len(ARTIFACT_KINDS)})"
                 return f"player_{seat} does not hold {name} (rules section 3: play cards from your hand)"
         leading = self.top is None
         if play.kind == PlayKind.PASS:

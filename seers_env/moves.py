@@ -94,7 +94,7 @@ def _sizes(top: tuple[int, int, int] | None, meld_type: int, max_size: int) -> r
 
 #: Memo tables of :func:`_groups` and :func:`_runs`: their results depend only on a few small ints, and a
 #: hand changes by one play at a time, so most calls repeat. Cleared when they grow past this size.
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 40_000  # about 40 MB per table
 _GROUPS_CACHE: dict[tuple, tuple] = {}
 _RUNS_CACHE: dict[tuple, tuple] = {}
 

@@ -18,7 +18,7 @@ trick_cards         68      every card on the table this trick
 known               272     4 other relative seats x 68: cards publicly known to be in their hands
 top_type            4       one-hot: no meld on the table / Single / Matching Set / Suited Run
 top_size            1       size of the top meld / 12
-top_rank            1       value to beat (half steps) / 26; 0 when none
+top_rank            1       value to beat (half steps, up to 27 = 13 1/2) / 27; 0 when none
 top_highest         1       1 when the top is the highest-single artifact (nothing beats it)
 top_seat            5       one-hot relative seat that played the top meld
 passed              5       relative seats out of this trick
@@ -154,7 +154,7 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
                                   + [game.round / n_rounds, float(game.round == n_rounds - 1)])
     if top is not None:
         vec[_TOP_SIZE] = top[1] / 12.0
-        vec[_TOP_RANK] = min(top[2], 26) / 26.0
+        vec[_TOP_RANK] = min(top[2], 27) / 27.0  # 27 = 13 1/2 (half-step artifact)
     if decision is not None and decision.chosen:
         vec[_OFF["chosen_wilds"]] /= 5.0
     return vec

@@ -199,6 +199,11 @@ def load_log(path: Path) -> dict[str, Any]:
         raise ValueError(f"{path} is not JSON: {err}") from None
     if not isinstance(log, dict) or not {"config", "initial_rng_state", "events"} <= set(log):
         raise ValueError(f"{path} is not a game log: it needs the keys config, initial_rng_state, events")
+    agents = log.get("agents")
+    n_players = log["config"].get("n_players") if isinstance(log["config"], dict) else None
+    if agents is not None and not (isinstance(agents, list) and len(agents) == n_players
+                                   and all(isinstance(a, str) for a in agents)):
+        raise ValueError(f"{path}: 'agents' must be a list of {n_players} agent names, got {agents!r}")
     try:
         Game.replay(log)  # checks every play and deal
     except (KeyError, TypeError, AttributeError) as err:

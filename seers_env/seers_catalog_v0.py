@@ -138,6 +138,10 @@ class raw_env(AECEnv):
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
 
+    def _require_reset(self) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step(), observe() or state()")
+
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
@@ -148,6 +152,8 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game. ``seed`` seeds the environment's generator (and so every later game)."""
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
             self._rng = np.random.default_rng(seed)
         self.game = Game(self.config, seed=int(self._rng.integers(2**63 - 1)))
         self.agents = list(self.possible_agents)
@@ -178,6 +184,7 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent``."""
+        self._require_reset()
         cached = self._obs_cache.get(agent)
         if cached is not None:
             return {"observation": cached["observation"].copy(), "action_mask": cached["action_mask"].copy()}
@@ -191,6 +198,7 @@ class raw_env(AECEnv):
 
     def state(self) -> np.ndarray:
         """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,)."""
+        self._require_reset()
         vec = state(self.game, None if self.game.game_over else self.decision)
         return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
 
@@ -201,6 +209,7 @@ class raw_env(AECEnv):
             TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
             IllegalActionError: an action outside the mask with ``illegal_action="raise"``.
         """
+        self._require_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
