@@ -315,6 +315,17 @@ class Game:
             self._by_identity = {p[:8]: p for p in self.legal_plays()}
         return self._by_identity.get(tuple(play[:8]))
 
+    def _own_play(self, play: Play) -> Play | None:
+        """The engine's legal play with ``play``'s identity; fast when ``play`` is one of its objects."""
+        legal = self.legal_plays()
+        try:
+            i = legal.index(play)  # C-level scan, identical objects match first
+        except ValueError:
+            i = -1
+        if i >= 0 and legal[i] is play:
+            return play
+        return self.find_play(play)
+
     def is_legal(self, play: Play) -> bool:
         return isinstance(play, Play) and self.find_play(play) is not None
 
@@ -335,7 +346,7 @@ class Game:
         if self.game_over:
             raise GameOverError(f"the game is over; cannot apply {play!r}")
         try:
-            legal = self.find_play(play)  # always the engine's own object: the caller's is never stored
+            legal = self._own_play(play)  # always the engine's own object: the caller's is never stored
         except TypeError:  # unhashable fields, e.g. a list of cards
             raise IllegalPlayError(play, "malformed play fields: suited and wild_values must be tuples of "
                                          "ints (see seers_env.plays.Play)") from None
