@@ -25,6 +25,7 @@ def tiny_run(tmp_path_factory):
             "--opponents", "random:1,greedy:1,self:1", "--eval-every", "0", "--final-games", "1",
             "--checkpoint-every", "128", "--snapshot-every", "128", "--workers", "1", "--no-progress",
             "--n-steps", "64", "--batch-size", "64", "--epochs", "1",
+            "--imitation-samples", "200", "--imitation-epochs", "1",
             "--out", str(out), "--name", "tiny", "--seed", "3"]
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -42,6 +43,10 @@ def test_cli_run_writes_the_run_folder(tiny_run):
     assert config["n_players"] == 4 and config["net_arch"] == [32] and config["seed"] == 3
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["timesteps"] >= 256 and summary["steps_per_s"] > 0
+    assert summary["imitation"]["samples"] == 200 and summary["imitation"]["teacher"] == "heuristic"
+    assert 0 <= summary["imitation"]["final_accuracy"] <= 1
+    assert (run_dir / "bc_model.zip").is_file()
+    assert list((run_dir / "tb" / "imitation").rglob("events.out.tfevents*")), "no imitation TensorBoard log"
     assert "ppo:" in output and "steps/s" in output
 
 
@@ -155,6 +160,12 @@ def test_bad_train_config_is_refused():
         TrainConfig(n_envs=0)
     with pytest.raises(ValueError, match="bogus"):
         TrainConfig(opponents="bogus:1")
+    with pytest.raises(ValueError, match="imitation_teacher='ismcts'.*heuristic"):
+        TrainConfig(imitation_teacher="ismcts")
+    with pytest.raises(ValueError, match="imitation_samples=-1"):
+        TrainConfig(imitation_samples=-1)
+    with pytest.raises(ValueError, match="imitation_epochs=0"):
+        TrainConfig(imitation_epochs=0)
 
 
 def test_policy_action_respects_the_mask(tiny_run):
@@ -189,7 +200,8 @@ def test_same_seed_same_model(tmp_path):
     def run(name, seed):
         config = TrainConfig(n_players=3, n_rounds=1, total_timesteps=128, n_envs=2, n_steps=32, batch_size=32,
                              n_epochs=1, net_arch=(16,), eval_every=0, opponents="random:1,greedy:1,self:1",
-                             snapshot_every=32, out=str(tmp_path), name=name, seed=seed)
+                             snapshot_every=32, out=str(tmp_path), name=name, seed=seed,
+                             imitation_samples=100, imitation_epochs=1)
         return load_model(train(config, progress=False, final_eval=False, echo=lambda s: None).model_path)
 
     a, b, c = run("a", 5), run("b", 5), run("c", 6)
@@ -214,3 +226,47 @@ def test_snapshot_opponent_survives_pruning_of_its_file(tiny_run, tmp_path):
     decision = Decision(game.legal_plays(), game.current, 4)
     action = opponent(observe(game, game.current, decision), decision.mask())
     assert decision.mask()[action] == 1
+
+
+def test_imitation_lowers_cross_entropy_and_stays_legal():
+    """Behaviour cloning of the heuristic: a few hundred decisions, one epoch."""
+    from sb3_contrib import MaskablePPO
+
+    from seers_env.actions import Decision
+    from seers_env.observation import observe
+    from seers_env.wrappers import SingleAgentSeersEnv
+    from train.imitation import collect_demonstrations, masked_cross_entropy, pretrain
+    from train.policy import policy_action
+
+    demos = collect_demonstrations(4, 400, seed=1, n_rounds=1)
+    assert len(demos) == 400 and demos.obs.shape[0] == 400 and demos.offsets[-1] == len(demos.allowed)
+    for i in range(len(demos)):  # the teacher's action is among the allowed ones
+        assert demos.actions[i] in demos.allowed[demos.offsets[i]:demos.offsets[i + 1]]
+    assert np.isfinite(demos.returns).all() and demos.returns.std() > 0
+    again = collect_demonstrations(4, 400, seed=1, n_rounds=1)
+    assert np.array_equal(demos.actions, again.actions) and np.array_equal(demos.obs, again.obs)
+    with pytest.raises(ValueError, match="teacher='nobody'"):
+        collect_demonstrations(4, 10, seed=0, teacher="nobody")
+
+    env = SingleAgentSeersEnv(n_players=4, n_rounds=1)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [64]}, seed=0, device="cpu")
+    before = masked_cross_entropy(model, demos)
+    result = pretrain(model, demos, epochs=1, batch_size=32, learning_rate=1e-3, seed=0)
+    after = masked_cross_entropy(model, demos)
+    assert after < before, (before, after)
+    assert result.samples == 400 and 0 <= result.accuracy[-1] <= 1 and np.isfinite(result.loss[-1])
+    with pytest.raises(ValueError, match="epochs=0"):
+        pretrain(model, demos, epochs=0)
+
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=4)
+    for _ in range(40):  # the cloned policy only takes legal actions
+        if game.game_over:
+            break
+        decision = Decision(game.legal_plays(), game.current, 4)
+        play = None
+        while play is None:
+            mask = decision.mask()
+            action = policy_action(model.policy, observe(game, game.current, decision), mask)
+            assert mask[action] == 1
+            play = decision.choose(action)
+        game.apply(play)

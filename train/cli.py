@@ -49,12 +49,22 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         n_steps: int = typer.Option(_DEFAULTS.n_steps, help="PPO rollout length per environment."),
         batch_size: int = typer.Option(_DEFAULTS.batch_size, help="PPO minibatch size."),
         epochs: int = typer.Option(_DEFAULTS.n_epochs, help="PPO epochs per update."),
+        imitation_samples: int = typer.Option(_DEFAULTS.imitation_samples,
+                                              help="Teacher decisions to clone before PPO (behaviour "
+                                                   "cloning warm start; 0: PPO from scratch)."),
+        imitation_epochs: int = typer.Option(_DEFAULTS.imitation_epochs, help="Epochs of the cloning."),
+        imitation_teacher: str = typer.Option(_DEFAULTS.imitation_teacher,
+                                              help="Agent cloned by the warm start: heuristic, greedy or "
+                                                   "random."),
         workers: int = typer.Option(_DEFAULTS.workers, help="Processes of the evaluation tournaments."),
         resume: str = typer.Option(None, help="Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
         progress: bool = typer.Option(True, help="Show progress bars."),
     ) -> None:
         """Train a MaskablePPO agent against a league of baselines and its own snapshots, then evaluate it.
+
+        A fresh run first clones the heuristic agent (behaviour cloning warm start, --imitation-samples
+        decisions; saved as bc_model.zip), then PPO fine-tunes it.
 
         Writes runs/<name>/ with model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
         snapshots/, tb/ (TensorBoard), config.json and eval.json, and prints the evaluation table.
@@ -75,7 +85,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                     learning_rate=learning_rate, n_steps=n_steps, batch_size=batch_size, n_epochs=epochs,
                     snapshot_every=snapshot_every,
                     checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
-                    final_eval_games=final_games,
+                    final_eval_games=final_games, imitation_samples=imitation_samples,
+                    imitation_epochs=imitation_epochs, imitation_teacher=imitation_teacher,
                     eval_specs=tuple(s.strip() for s in eval_agents.split(",") if s.strip()),
                     seed=seed, workers=workers, out=out, name=name)
             result = run_training(config, resume=resume, progress=progress, echo=typer.echo)
@@ -87,6 +98,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 console.print(f"[bold]Learned agent vs {label}[/bold]")
             console.print(tournament.table())
         typer.echo(f"Run folder: {result.run_dir}  (agent spec: ppo:{result.model_path})")
+        if result.imitation:
+            im = result.imitation
+            typer.echo(f"Imitation warm start: {im['samples']:,} {im['teacher']} decisions collected in "
+                       f"{im['collect_s']:.0f} s, cloned in {im['pretrain_s']:.0f} s (train accuracy "
+                       f"{im['final_accuracy']:.3f}); cloned policy: ppo:{im['model']}")
         typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps/s over {result.train_s:.0f} s "
                    f"of training; evaluations {result.eval_s + result.final_eval_s:.0f} s")
 
