@@ -270,3 +270,10 @@ def test_imitation_lowers_cross_entropy_and_stays_legal():
             assert mask[action] == 1
             play = decision.choose(action)
         game.apply(play)
+
+
+def test_bad_evaluation_baseline_is_rejected_before_training():
+    from train.trainer import TrainConfig
+
+    with pytest.raises(ValueError, match="unknown agent spec"):
+        TrainConfig(eval_specs=("foo",))

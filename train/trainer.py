@@ -146,6 +146,13 @@ class TrainConfig:
             raise ValueError(f"imitation_teacher={self.imitation_teacher!r} is not allowed; choose one of "
                              f"{', '.join(TEACHERS)}")
         parse_mix(self.opponents)  # raises ValueError with the valid specs
+        if not self.eval_specs:
+            raise ValueError("eval_specs is empty; give at least one baseline, e.g. random,greedy,heuristic")
+        from agents import make_agent
+
+        for spec in self.eval_specs:  # checked now, not after the whole training budget
+            if not spec.startswith("ppo:"):
+                make_agent(spec)
 
     @property
     def artifact_deck(self) -> tuple[str, ...]:
