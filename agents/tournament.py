@@ -120,18 +120,19 @@ class TournamentResult:
 
         t = Table(title=f"{self.deals} deals x {self.n_players} seat rotations = {len(self.games)} games, "
                         f"{self.n_players} players, {self.n_rounds} rounds, seed {self.seed}")
-        for col in ("agent", "games", "game score (95% CI)", "round score (95% CI)", "win rate (95% CI)",
-                    "openskill mu", "sigma", "ordinal"):
+        # means have symmetric normal intervals (shown as +/- half-width); Wilson intervals are not
+        for col in ("agent", "games", "game score ±95%", "round score ±95%", "win rate [95%]",
+                    "openskill mu±σ", "ordinal"):
             if col == "agent":  # full names, however narrow the terminal; numbers wrap instead
                 width = min(48, max(len(label) for label in self.labels))
                 t.add_column(col, no_wrap=True, min_width=width)
             else:
                 t.add_column(col, justify="right", overflow="fold")
         for s in sorted(self.agents.values(), key=lambda s: -s.mean_score):
-            t.add_row(s.label, str(s.games), f"{s.mean_score:.2f} [{s.score_ci[0]:.2f}, {s.score_ci[1]:.2f}]",
-                      f"{s.mean_round_score:.2f} [{s.round_score_ci[0]:.2f}, {s.round_score_ci[1]:.2f}]",
-                      f"{s.win_rate:.3f} [{s.win_ci[0]:.3f}, {s.win_ci[1]:.3f}]",
-                      f"{s.mu:.2f}", f"{s.sigma:.2f}", f"{s.ordinal:.2f}")
+            t.add_row(s.label, str(s.games), f"{s.mean_score:.2f} ±{(s.score_ci[1] - s.score_ci[0]) / 2:.2f}",
+                      f"{s.mean_round_score:.2f} ±{(s.round_score_ci[1] - s.round_score_ci[0]) / 2:.2f}",
+                      f"{s.win_rate:.2f} [{s.win_ci[0]:.2f}, {s.win_ci[1]:.2f}]",
+                      f"{s.mu:.1f}±{s.sigma:.1f}", f"{s.ordinal:.1f}")
         return t
 
 
