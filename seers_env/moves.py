@@ -241,11 +241,15 @@ def _change_suit(idx: HandIndex, top, kind: int, min_rank: int) -> Iterator[Play
     """Suit-change artifact: one suited card counts as another suit (only Runs differ from discarding)."""
     if top is not None and top[0] != RUN:
         return
+    W = idx.wilds
     for c in idx.suited:
         s0, a = divmod(c, N_VALUES)
         a += MIN_VALUE
+        # a run of this card with wilds only equals discarding the artifact: it needs a natural of the
+        # new suit within reach (at most W wilds between them)
+        reach = (((1 << (2 * W + 3)) - 1) << (a - W - 1) if a > W else (1 << (a + W + 2)) - 1) & ~(1 << a)
         for s1 in range(N_SUITS):
-            if s1 == s0 or not idx.suit_values[s1]:  # a run of only this card + wilds equals discarding
+            if s1 == s0 or not idx.suit_values[s1] & reach:
                 continue
             naturals = idx.suit_values[s1]
             for size, hi, used, wild_values in _runs(idx, top, naturals, forced_value=a):
