@@ -121,13 +121,14 @@ class TournamentResult:
         t = Table(title=f"{self.deals} deals x {self.n_players} seat rotations = {len(self.games)} games, "
                         f"{self.n_players} players, {self.n_rounds} rounds, seed {self.seed}")
         # means have symmetric normal intervals (shown as +/- half-width); Wilson intervals are not
-        for col in ("agent", "games", "game score ±95%", "round score ±95%", "win rate [95%]",
-                    "openskill mu±σ", "ordinal"):
+        t.caption = ("score: mean game / round score ±95% interval over per-deal means; win: rate [Wilson 95%]; "
+                     "openskill PlackettLuce mu±sigma and ordinal")
+        for col in ("agent", "games", "game", "round", "win", "mu±σ", "ordinal"):
             if col == "agent":  # full names, however narrow the terminal; numbers wrap instead
                 width = min(48, max(len(label) for label in self.labels))
                 t.add_column(col, no_wrap=True, min_width=width)
             else:
-                t.add_column(col, justify="right", overflow="fold")
+                t.add_column(col, justify="right")  # wraps at spaces, never inside a number
         for s in sorted(self.agents.values(), key=lambda s: -s.mean_score):
             t.add_row(s.label, str(s.games), f"{s.mean_score:.2f} ±{(s.score_ci[1] - s.score_ci[0]) / 2:.2f}",
                       f"{s.mean_round_score:.2f} ±{(s.round_score_ci[1] - s.round_score_ci[0]) / 2:.2f}",
