@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 import pytest
+from hidden_info import swap_unseen_cards
 
 from agents import VALID_SPECS, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
 from agents.heuristic import _by_value, fewest_melds, hand_value
@@ -129,20 +130,6 @@ def test_heuristic_plays_a_whole_run_rather_than_breaking_it():
     assert play.meld_type == MeldType.RUN and play.size == 4
 
 
-def _swap_hidden_cards(game, seat):
-    """A copy of ``game`` where two other seats exchanged one card ``seat`` cannot see."""
-    other = game.clone()
-    a, b = [s for s in range(game.n_players) if s != seat][:2]
-    ca = next(c for c in other.hands[a] if c < WILD and c not in other.known[a])
-    cb = next(c for c in other.hands[b] if c < WILD and c not in other.known[b])
-    other.hands[a].remove(ca)
-    other.hands[b].remove(cb)
-    other.hands[a] = sorted(other.hands[a] + [cb])
-    other.hands[b] = sorted(other.hands[b] + [ca])
-    other._invalidate()
-    return other
-
-
 @pytest.mark.parametrize("spec", ["greedy", "heuristic", "ismcts:6"])
 def test_agents_do_not_read_other_hands(spec):
     rng = np.random.default_rng(4)
@@ -152,7 +139,7 @@ def test_agents_do_not_read_other_hands(spec):
             legal = game.legal_plays()
             game.apply(legal[int(rng.integers(len(legal)))])
         seat = game.current
-        other = _swap_hidden_cards(game, seat)
+        other = swap_unseen_cards(game, seat)
         p1 = make_agent(spec, seed=7).act(SeatView(game, seat))
         p2 = make_agent(spec, seed=7).act(SeatView(other, seat))
         assert p1 == p2

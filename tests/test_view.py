@@ -4,6 +4,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hidden_info import swap_unseen_cards
 
 from seers_env.cards import WILD
 from seers_env.game import Game, GameConfig
@@ -57,14 +58,7 @@ def test_determinization_never_reads_other_hands():
     game = Game(GameConfig(n_players=4), seed=5)
     _advance(game, rng, 9)
     seat = game.current
-    a, b = [s for s in range(4) if s != seat][:2]
-    other = game.clone()
-    ca = next(c for c in other.hands[a] if c < WILD and c not in other.known[a])
-    cb = next(c for c in other.hands[b] if c < WILD and c not in other.known[b])
-    other.hands[a].remove(ca)
-    other.hands[b].remove(cb)
-    other.hands[a] = sorted(other.hands[a] + [cb])
-    other.hands[b] = sorted(other.hands[b] + [ca])
+    other = swap_unseen_cards(game, seat)
     other.rng = np.random.default_rng(999)  # the real generator (future deals) is not used either
     d1 = SeatView(game, seat).determinize(np.random.default_rng(42))
     d2 = SeatView(other, seat).determinize(np.random.default_rng(42))
