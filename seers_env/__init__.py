@@ -1,17 +1,19 @@
 """Seers Catalog: a rules engine (plain Python + numpy) and, on top of it, a PettingZoo AEC environment.
 
-The engine (``Game``, ``GameConfig``, ``Play`` and the modules ``cards``, ``artifacts``, ``rulings``,
-``melds``, ``moves``, ``scoring``, ``game``, ``view``) imports no RL library. ``env`` and ``raw_env`` (the
-PettingZoo AEC environment, module :mod:`seers_env.seers_catalog_v0`) are imported lazily, on first access,
-so that ``import seers_env`` stays light.
+Layers: the pure rules engine (``Game``, ``GameConfig``, ``Play`` and the modules ``cards``, ``artifacts``,
+``rulings``, ``melds``, ``moves``, ``scoring``, ``game``, ``view``) lives in :mod:`seers_env.engine` and
+imports no RL library; the old paths (``seers_env.game`` and so on) name the same modules. The environment
+adapter (``actions``, ``observation``, the AEC environment) sits in :mod:`seers_env`. ``env`` and ``raw_env``
+(module :mod:`seers_env.seers_catalog_v0`) are imported lazily, on first access, so that ``import seers_env``
+stays light.
 """
 
 from __future__ import annotations
 
 from .actions import N_ACTIONS, Decision, describe_action
-from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, ArtifactKind, Timing
-from .game import Game, GameConfig, GameOverError, IllegalPlayError, PlayResult
-from .plays import MeldType, Play, PlayKind
+from .engine.artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, ArtifactKind, Timing
+from .engine.game import Game, GameConfig, GameOverError, IllegalPlayError, PlayResult
+from .engine.plays import MeldType, Play, PlayKind
 
 __version__ = "0.1.0"
 

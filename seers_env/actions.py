@@ -39,9 +39,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .artifacts import ARTIFACT_KINDS, CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
-from .cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUIT_NAMES, card_name
-from .plays import Play, PlayKind
+from .engine.artifacts import ARTIFACT_KINDS, CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
+from .engine.cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUIT_NAMES, card_name
+from .engine.plays import Play, PlayKind
 
 MAX_PLAYERS = 5
 MAX_WILDS = 5

@@ -46,10 +46,10 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import GIFT, GROUP_BASE, HIGHEST, PASS, ROD, RUN_BASE, WILDS_BASE, Decision, decode
-from .artifacts import ARTIFACT_KINDS
-from .cards import N_SUITED
-from .game import Game
-from .rulings import HIGHEST_SINGLE_RANK
+from .engine.artifacts import ARTIFACT_KINDS
+from .engine.cards import N_SUITED
+from .engine.game import Game
+from .engine.rulings import HIGHEST_SINGLE_RANK
 
 MAX_SEATS = 5
 CARD_BLOCK = N_SUITED + 1 + len(ARTIFACT_KINDS)  # 68: card ids 0..67 map to themselves
