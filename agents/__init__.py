@@ -8,7 +8,7 @@ from .base import Agent, RandomAgent
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
 from .ismcts import ISMCTSAgent
-from .specs import VALID_SPECS, make_agent
+from .specs import VALID_SPECS, make_agent, make_agents
 
 __all__ = ["Agent", "GreedyAgent", "HeuristicAgent", "ISMCTSAgent", "RandomAgent", "VALID_SPECS",
-           "make_agent"]
+           "make_agent", "make_agents"]

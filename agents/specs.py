@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from .base import Agent, RandomAgent
 
 #: Spec forms accepted by :func:`make_agent`.
@@ -58,3 +62,30 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
     agent.name = spec
     return agent
+
+
+def make_agents(specs: Sequence[str], seed: int | None = None) -> list[Agent]:
+    """Build one agent per spec string, e.g. the opponents of
+    :class:`seers_env.wrappers.SingleAgentSeersEnv` (which takes agents, not specs).
+
+    Args:
+        specs: spec strings (see :func:`make_agent`), or one comma-separated string
+            (``"heuristic,greedy,random"``).
+        seed: agent ``i`` is seeded with ``SeedSequence([seed, i])`` (``None``: fresh entropy).
+
+    Returns:
+        A new list of new agents, in the order of ``specs``.
+
+    Raises:
+        ValueError: an unknown spec or a bad budget (message from :func:`make_agent`); an empty list.
+    """
+    if isinstance(specs, str):
+        specs = [s for s in specs.split(",") if s.strip()]
+    specs = list(specs)
+    if not specs:
+        raise ValueError("make_agents needs at least one agent spec, got none")
+    out = []
+    for i, spec in enumerate(specs):
+        agent_seed = None if seed is None else int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
+        out.append(make_agent(spec, seed=agent_seed))
+    return out

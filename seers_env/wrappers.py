@@ -7,7 +7,7 @@ The wrapper is what stable-baselines3 / sb3-contrib's ``MaskablePPO`` train on (
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any, Protocol, Union, runtime_checkable
 
 import gymnasium as gym
 import numpy as np
@@ -17,11 +17,41 @@ from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
 from .seers_catalog_v0 import OBS_BOUND, check_action, raw_env
 from .observation import OBS_DIM
+from .plays import Play
 from .view import SeatView
 
 #: ``policy(observation float32 (OBS_DIM,), action_mask int8 (N_ACTIONS,)) -> action id``
 Policy = Callable[[np.ndarray, np.ndarray], int]
-Opponent = Union["Agent", Policy]  # noqa: F821 (agents.base.Agent)
+
+
+@runtime_checkable
+class ActsOnView(Protocol):
+    """Anything with ``act(view: SeatView) -> Play`` (a member of ``view.legal_plays()``), e.g. an
+    ``agents.Agent``; an optional ``reset(seed)`` is called at every episode start."""
+
+    def act(self, view: SeatView) -> Play: ...
+
+
+Opponent = Union[ActsOnView, Policy]
+
+
+class UniformRandomOpponent:
+    """The default opponent: a uniformly random legal play, from its own ``numpy.random.Generator``
+    (the same draws as ``agents.RandomAgent``, without importing the agents layer)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the generator (called by the wrapper at every reset)."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view: SeatView) -> Play:
+        """A uniformly random element of ``view.legal_plays()``."""
+        legal = view.legal_plays()
+        return legal[int(self.rng.integers(len(legal)))]
 
 
 class SingleAgentSeersEnv(gym.Env):
@@ -30,10 +60,12 @@ class SingleAgentSeersEnv(gym.Env):
     Args:
         n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.seers_catalog_v0.raw_env`.
         learner_seat: the learner's seat 0..n-1, or ``"random"`` (drawn at every reset).
-        opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an
-            ``agents.base.Agent`` (called with a :class:`~seers_env.view.SeatView`, its play turned into
-            action ids with ``Decision.actions_for``) or a callable ``policy(observation, action_mask)
-            -> int``. Default: ``RandomAgent``\\ s.
+        opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an object
+            with ``act(view)`` (duck-typed, e.g. an ``agents.Agent``: called with a
+            :class:`~seers_env.view.SeatView`, its play turned into action ids with
+            ``Decision.actions_for``) or a callable ``policy(observation, action_mask) -> int``. Default:
+            :class:`UniformRandomOpponent`\\ s. From spec strings: ``agents.make_agents(["heuristic",
+            "greedy", "random"])`` (this layer does not import :mod:`agents`).
         opponent_sampler: optional ``(rng: np.random.Generator) -> list of n_players - 1 opponents``,
             called at every reset (self-play leagues); it overrides ``opponents``.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
@@ -46,8 +78,8 @@ class SingleAgentSeersEnv(gym.Env):
     ``info["illegal_action"]``.
 
     Raises:
-        ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that is
-            neither an Agent nor callable.
+        ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that has
+            no ``act`` method and is not callable (a spec string included).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
@@ -70,9 +102,7 @@ class SingleAgentSeersEnv(gym.Env):
         self.learner_seat = learner_seat
         self.render_mode = render_mode
         if opponents is None:
-            from agents.base import RandomAgent
-
-            opponents = [RandomAgent() for _ in range(n_players - 1)]
+            opponents = [UniformRandomOpponent() for _ in range(n_players - 1)]
         self.opponents = self._check_opponents(opponents)
         self.opponent_sampler = opponent_sampler
         self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32)
@@ -83,15 +113,16 @@ class SingleAgentSeersEnv(gym.Env):
         self._done = True
 
     def _check_opponents(self, opponents: Sequence[Opponent]) -> list[Opponent]:
-        from agents.base import Agent
-
         opponents = list(opponents)
         if len(opponents) != self.n_players - 1:
             raise ValueError(f"{len(opponents)} opponents given; a {self.n_players}-player game needs "
                              f"{self.n_players - 1}")
         for o in opponents:
-            if not isinstance(o, Agent) and not callable(o):
-                raise TypeError(f"opponent {o!r} is neither an agents.base.Agent nor a callable "
+            if isinstance(o, str):
+                raise TypeError(f"opponent {o!r} is a spec string; build agents from specs with "
+                                f"agents.make_agents([...]) and pass those")
+            if not callable(getattr(o, "act", None)) and not callable(o):
+                raise TypeError(f"opponent {o!r} is neither an agent with act(view) nor a callable "
                                 f"policy(observation, action_mask) -> int")
         return opponents
 
@@ -203,4 +234,4 @@ class SingleAgentSeersEnv(gym.Env):
         return info
 
 
-__all__ = ["Policy", "SingleAgentSeersEnv"]
+__all__ = ["ActsOnView", "Policy", "SingleAgentSeersEnv", "UniformRandomOpponent"]

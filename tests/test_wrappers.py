@@ -91,3 +91,40 @@ def test_render_ansi():
     env = SingleAgentSeersEnv(n_players=2, render_mode="ansi")
     env.reset(seed=0)
     assert "player_0" in env.render()
+
+
+def test_duck_typed_agent_opponent():
+    class FirstLegal:  # not an agents.Agent subclass: only act(view)
+        def __init__(self):
+            self.turns = 0
+
+        def act(self, view):
+            self.turns += 1
+            return view.legal_plays()[0]
+
+    opp = FirstLegal()
+    env = SingleAgentSeersEnv(n_players=2, n_rounds=1, opponents=[opp])
+    total, info = _episode(env, seed=2)
+    assert opp.turns > 0 and total == info["totals"][env.seat]
+
+
+def test_default_opponents_play_like_random_agents():
+    # the env-level default draws exactly as agents.RandomAgent (the wrapper reseeds both at reset)
+    a = SingleAgentSeersEnv(n_players=3, n_rounds=1)
+    b = SingleAgentSeersEnv(n_players=3, n_rounds=1, opponents=[RandomAgent(), RandomAgent()])
+    (ta, ia), (tb, ib) = _episode(a, seed=11), _episode(b, seed=11)
+    assert ta == tb and ia["totals"] == ib["totals"]
+
+
+def test_spec_strings_are_resolved_by_agents_layer():
+    from agents import make_agents
+
+    with pytest.raises(TypeError, match="make_agents"):
+        SingleAgentSeersEnv(n_players=3, opponents=["heuristic", "greedy"])
+    opps = make_agents("heuristic,greedy", seed=0)
+    assert [o.name for o in opps] == ["heuristic", "greedy"]
+    env = SingleAgentSeersEnv(n_players=3, n_rounds=1, opponents=opps)
+    total, info = _episode(env, seed=4)
+    assert total == info["totals"][env.seat]
+    with pytest.raises(ValueError, match="valid specs"):
+        make_agents(["heuristic", "nope"])

@@ -1,7 +1,8 @@
-"""The ``seers`` command line (typer).
+"""The ``seers`` typer app: :data:`app`, :data:`bench_app`, :data:`COMMAND_MODULES` and :func:`main`.
 
-Each feature registers its own commands from its own module (``register(app)``), listed in
-:data:`COMMAND_MODULES`; a module that is not installed is skipped.
+Each feature registers its own commands from its own module (``register(app, bench_app)``), listed in
+:data:`COMMAND_MODULES`; a module that is not installed is skipped. To add a command (e.g. ``seers
+serve``), write a module with ``register(app, bench_app)`` and add its name to :data:`COMMAND_MODULES`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agent
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .. import __version__
 
         typer.echo(f"seers-catalog {__version__}")
         raise typer.Exit()
@@ -33,12 +34,12 @@ app.add_typer(bench_app, name="bench")
 
 #: Modules that add commands: each defines ``register(app, bench_app)``.
 COMMAND_MODULES = (
-    "seers_env.demo",
-    "seers_env.bench",
-    "seers_env.env_cli",
+    "seers_env.cli.demo",
+    "seers_env.cli.bench",
+    "seers_env.cli.env_cli",
     "agents.cli",
     "train.cli",
-    "seers_env.play_cli",
+    "seers_env.cli.play_cli",
 )
 
 for _name in COMMAND_MODULES:

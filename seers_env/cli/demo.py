@@ -1,0 +1,59 @@
+"""``seers demo``: a seeded game between random players, printed move by move."""
+
+from __future__ import annotations
+
+import numpy as np
+import typer
+
+from ..cards import SUIT_NAMES
+from ..game import Game, GameConfig
+from ..plays import describe_cards
+
+
+def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=print) -> Game:
+    """Play a whole game with uniformly random legal plays and print every move and the scores.
+
+    Args:
+        n_players: 2..5.
+        seed: seeds both the deal and the players' choices.
+        rounds: rounds in the game.
+        echo: function that prints one line.
+
+    Returns:
+        The finished :class:`~seers_env.game.Game`.
+    """
+    game = Game(GameConfig(n_players=n_players, n_rounds=rounds), seed=seed)
+    chooser = np.random.default_rng(seed + 1)
+    shown_round = -1
+    while not game.game_over:
+        if game.round != shown_round:
+            shown_round = game.round
+            suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
+            echo(f"== Round {game.round + 1}: suits {suits}; Start Seer player_{game.start_seer} ==")
+            for seat, hand in enumerate(game.hands):
+                echo(f"  player_{seat}: {describe_cards(hand)}")
+        seat = game.current
+        legal = game.legal_plays()
+        play = legal[int(chooser.integers(len(legal)))]
+        result = game.apply(play)
+        echo(f"player_{seat}: {play.describe()}")
+        if result.trick_winner >= 0:
+            echo(f"  -> player_{result.trick_winner} wins the trick")
+        if result.round_scores is not None:
+            echo(f"  round scores: {list(result.round_scores)}   totals: {game.totals}")
+    echo(f"Final totals: {game.totals}; winner(s): {', '.join(f'player_{w}' for w in game.winners())}")
+    return game
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    @app.command()
+    def demo(
+        players: int = typer.Option(4, help="Number of players, 2..5."),
+        seed: int = typer.Option(0, help="Seed of the deal and of the random players."),
+        rounds: int = typer.Option(4, help="Rounds in the game."),
+    ) -> None:
+        """Play a seeded game between random players, move by move, then print the scores."""
+        try:
+            play_random_game(players, seed, rounds, echo=typer.echo)
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None

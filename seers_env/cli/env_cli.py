@@ -1,0 +1,113 @@
+"""``seers bench env``: random legal play on our AEC environment against PettingZoo's ``texas_holdem_v4``
+and RLCard's Dou Dizhu, for the same wall time each, in one process.
+
+The peers need the optional ``bench`` extra (``pip install -e ".[bench]"``, which installs rlcard); a peer
+that is not installed is reported as missing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import typer
+
+#: Issue 3 target: our steps/s at least this many times RLCard's Dou Dizhu.
+TARGET_VS_DOUDIZHU = 2.0
+
+
+def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
+    """Random legal play on a PettingZoo AEC env (observation and mask read at every step): steps/s."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    env.reset(seed=seed)
+    while time.perf_counter() - start < seconds:
+        if not env.agents:
+            env.reset()
+            continue
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"].astype(bool))  # int8 masks: nonzero is slow
+        env.step(int(legal[int(rng.integers(len(legal)))]))
+        steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -> float:
+    """Steps/s of random legal play on ``seers_env.env(n_players=...)`` (observations and masks built)."""
+    from ..seers_catalog_v0 import env
+
+    return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
+
+
+def texas_holdem_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
+    """Steps/s of random legal play on PettingZoo's ``texas_holdem_v4`` (needs rlcard)."""
+    from pettingzoo.classic import texas_holdem_v4
+
+    return _aec_steps(texas_holdem_v4.env, seconds, seed)
+
+
+def doudizhu_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
+    """Steps/s of random legal play on RLCard's Dou Dizhu (its own state encoding at every step)."""
+    import rlcard
+
+    env = rlcard.make("doudizhu", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over() and time.perf_counter() - start < seconds:
+            legal = list(state["legal_actions"].keys())
+            state, _ = env.step(legal[int(rng.integers(len(legal)))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None]:
+    """``{"seers_catalog_v0": steps/s, "texas_holdem_v4": ..., "rlcard_doudizhu": ...}``; ``None`` for a
+    peer that is not installed."""
+    out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed)}
+    for name, fn in (("texas_holdem_v4", texas_holdem_steps_per_s), ("rlcard_doudizhu", doudizhu_steps_per_s)):
+        try:
+            out[name] = fn(seconds, seed)
+        except ImportError:
+            out[name] = None
+    return out
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    @bench_app.command("env")
+    def bench_env(
+        seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
+        seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
+    ) -> None:
+        """Random legal play (observations and masks included) on seers_catalog_v0 (4 players),
+        PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratio to each.
+
+        Target: at least 2x RLCard's Dou Dizhu.
+        """
+        from rich.console import Console
+        from rich.table import Table
+
+        r = run_env_bench(seconds, seed)
+        ours = r["seers_catalog_v0"]
+        table = Table(title=f"Environment random play ({seconds:g} s each, one process)")
+        for col in ("environment", "steps/s", "seers / this"):
+            table.add_column(col, justify="right")
+        for name, value in r.items():
+            if value is None:
+                table.add_row(name, "not installed (pip install -e '.\\[bench]')", "-")
+            else:
+                table.add_row(name, f"{value:,.0f}", f"{ours / value:.2f}x")
+        console = Console()
+        console.print(table)
+        dz = r["rlcard_doudizhu"]
+        if dz:
+            verdict = "met" if ours / dz >= TARGET_VS_DOUDIZHU else "NOT met"
+            console.print(f"Target >= {TARGET_VS_DOUDIZHU:g}x RLCard Dou Dizhu: {verdict} ({ours / dz:.2f}x)")

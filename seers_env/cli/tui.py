@@ -1,0 +1,272 @@
+"""Plain-text rendering of a Seers Catalog game for the terminal (``seers play``, ``seers replay``).
+
+Everything here returns lines of text (``list[str]``) so that the commands print them with
+``typer.echo`` and tests read them back. :class:`PlayMenu` is the numbered, filterable, paged list of
+legal plays a human chooses from: the number of a play is its 1-based index in
+:meth:`seers_env.game.Game.legal_plays`, whatever view is shown, so every legal play stays choosable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..cards import N_SUITED, SUIT_NAMES, WILD, card_name, suit_of, value_of
+from ..game import Game
+from ..plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """``"player_2"``, or ``"player_2 (heuristic)"`` when ``names`` gives a label for the seat."""
+    if names and 0 <= seat < len(names) and names[seat]:
+        return f"player_{seat} ({names[seat]})"
+    return f"player_{seat}"
+
+
+def format_hand(hand: Sequence[int], known: Sequence[int] = ()) -> list[str]:
+    """A hand grouped by suit, one line per suit held, then wilds and artifacts.
+
+    Args:
+        hand: card ids (see :mod:`seers_env.cards`).
+        known: cards publicly known to be in the hand (taken with the Rod of Reincarnation, rules
+            section 6); they are marked with ``*``.
+
+    Returns:
+        Lines such as ``"  Plum    2  7  9* 13"``, ``"  wild    x1"``, ``"  artifacts: Go First"``.
+    """
+    known_left = list(known)
+    by_suit: dict[int, list[str]] = {}
+    arts: list[str] = []
+    wilds = 0
+    for c in sorted(hand):
+        mark = ""
+        if c in known_left:
+            known_left.remove(c)
+            mark = "*"
+        if c < N_SUITED:
+            by_suit.setdefault(suit_of(c), []).append(f"{value_of(c)}{mark}".rjust(3))
+        elif c == WILD:
+            wilds += 1
+        else:
+            arts.append(card_name(c) + mark)
+    width = max(len(s) for s in SUIT_NAMES)
+    lines = [f"  {SUIT_NAMES[s].ljust(width)} {' '.join(by_suit[s])}" for s in sorted(by_suit)]
+    if wilds:
+        lines.append(f"  {'wild'.ljust(width)} x{wilds}")
+    if arts:
+        lines.append(f"  artifacts: {', '.join(arts)}")
+    if not lines:
+        lines.append("  (no cards)")
+    return lines
+
+
+def format_seats(game: Game, me: int | None = None, names: Sequence[str] | None = None) -> list[str]:
+    """One line per seat: hand size, total score, and flags (Bonus, passed, Start Seer, to act).
+
+    Only public information is shown (rules section 3): hand sizes, scores, who passed.
+    """
+    lines = []
+    labels = [seat_name(s, names) for s in range(game.n_players)]
+    if me is not None and not (names and names[me] == "you"):
+        labels[me] += " = you"
+    width = max(len(x) for x in labels)
+    totals = game.totals
+    for s in range(game.n_players):
+        flags = []
+        if game.in_bonus(s):
+            flags.append("Bonus")
+        if game.top is not None and game.passed[s]:
+            flags.append("passed")
+        if s == game.start_seer:
+            flags.append("Start Seer")
+        if s == game.current and not game.game_over:
+            flags.append("to act")
+        lines.append(f"  {labels[s].ljust(width)}  {len(game.hands[s]):2d} cards  total {totals[s]:4d}"
+                     + (f"  [{', '.join(flags)}]" if flags else ""))
+    return lines
+
+
+def format_trick(game: Game, names: Sequence[str] | None = None) -> list[str]:
+    """The current trick: every meld played to it, and the top meld to beat (or that the trick is open)."""
+    if not game.trick:
+        return [f"  (empty: {seat_name(game.start_seer, names)} leads)"]
+    lines = [f"  {seat_name(s, names)}: {p.describe()}" for s, p in game.trick]
+    mt, size, rank = game.top
+    lines.append(f"  to beat: {MELD_TYPE_NAMES[MeldType(mt)]} of {size} at {format_rank(rank)}"
+                 f" by {seat_name(game.top_seat, names)}")
+    return lines
+
+
+def format_state(game: Game, me: int, names: Sequence[str] | None = None) -> list[str]:
+    """What ``me`` sees at its turn: round, suits, seats, trick and its own hand grouped by suit."""
+    suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
+    return ([f"--- Round {game.round + 1}/{game.config.n_rounds}  (suits: {suits}) ---", "Seats:"]
+            + format_seats(game, me, names) + ["Trick:"] + format_trick(game, names)
+            + ["Your hand:"] + format_hand(game.hands[me], game.known[me]))
+
+
+def format_deal(game: Game, names: Sequence[str] | None = None, show: Sequence[int] | None = None) -> list[str]:
+    """The start of a round: suits, Start Seer, and the hands of the seats in ``show`` (default: all)."""
+    suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
+    lines = [f"=== Round {game.round + 1}/{game.config.n_rounds}: suits {suits}; "
+             f"Start Seer {seat_name(game.start_seer, names)} ==="]
+    seats = range(game.n_players) if show is None else show
+    for s in seats:
+        lines.append(f" {seat_name(s, names)}:")
+        lines += format_hand(game.hands[s])
+    return lines
+
+
+def format_round_end(scores: Sequence[int], hands: Sequence[Sequence[int]], totals: Sequence[int],
+                     names: Sequence[str] | None = None) -> list[str]:
+    """Round scores (rules section 5), the hands they come from, and the running totals."""
+    lines = ["Round over. Scores (bonus points - cards held):"]
+    for s, score in enumerate(scores):
+        held = ", ".join(card_name(c) for c in hands[s]) or "no cards"
+        lines.append(f"  {seat_name(s, names)}: {score:+d}  (held {held}); total {totals[s]}")
+    return lines
+
+
+def format_game_end(game: Game, names: Sequence[str] | None = None) -> list[str]:
+    """Final totals and the winner(s) (rules section 5)."""
+    winners = game.winners()
+    lines = ["=== Game over ==="]
+    lines += [f"  {seat_name(s, names)}: {t}" for s, t in enumerate(game.totals)]
+    lines.append("Winner" + ("s" if len(winners) > 1 else "") + ": "
+                 + ", ".join(seat_name(w, names) for w in winners))
+    return lines
+
+
+# --- the menu of legal plays ----------------------------------------------------------------------
+
+def _is_artifact_play(p: Play) -> bool:
+    return p.artifact >= 0 or p.kind not in (PlayKind.MELD, PlayKind.PASS)
+
+
+#: Views of the menu: key -> (title, predicate). Keys are the commands that show them.
+VIEWS: dict[str, tuple[str, Callable[[Play], bool]]] = {
+    "l": ("all legal plays", lambda p: True),
+    "s": ("Singles", lambda p: p.meld_type == MeldType.SINGLE),
+    "m": ("Matching Sets", lambda p: p.meld_type == MeldType.SET),
+    "r": ("Suited Runs", lambda p: p.meld_type == MeldType.RUN),
+    "a": ("plays with an artifact", _is_artifact_play),
+    "c": ("plays without an artifact", lambda p: not _is_artifact_play(p)),
+}
+
+MENU_HELP = [
+    "Type the number of a play to make it. Other commands:",
+    "  l all plays   s Singles   m Matching Sets   r Suited Runs",
+    "  a plays with an artifact   c plays without an artifact",
+    "  f WORDS  plays whose text contains all WORDS (e.g. 'f plum 7', 'f run of 4')",
+    "  n / b next / previous page   p pass (when allowed)   h this help   q quit (saves with --save)",
+]
+
+
+@dataclass
+class MenuReply:
+    """What :meth:`PlayMenu.handle` made of one line of input.
+
+    Attributes:
+        play: the chosen legal play, or ``None``.
+        quit: the user asked to quit.
+        lines: text to show (a page of plays, help, or why the input was not understood).
+    """
+
+    play: Play | None = None
+    quit: bool = False
+    lines: list[str] | None = None
+
+
+class PlayMenu:
+    """A numbered list of legal plays with views by meld type, a text filter and pages.
+
+    Args:
+        plays: the legal plays, in the engine's order; play ``i`` has number ``i + 1`` in every view.
+        page_size: plays per page (>= 1).
+
+    Raises:
+        ValueError: ``plays`` is empty or ``page_size < 1``.
+    """
+
+    def __init__(self, plays: Sequence[Play], page_size: int = 40):
+        if not plays:
+            raise ValueError("PlayMenu needs at least one legal play, got none")
+        if page_size < 1:
+            raise ValueError(f"page_size={page_size!r} must be >= 1")
+        self.plays = list(plays)
+        self.page_size = page_size
+        self.texts = [p.describe() for p in self.plays]
+        self.view = "l" if len(self.plays) <= page_size else "c"
+        self.words: list[str] = []
+        self.page = 0
+
+    def shown(self) -> list[int]:
+        """Indices (0-based) of the plays in the current view and filter."""
+        keep = VIEWS[self.view][1]
+        words = self.words
+        return [i for i, p in enumerate(self.plays)
+                if keep(p) and all(w in self.texts[i].lower() for w in words)]
+
+    def summary(self) -> str:
+        """Counts per view, e.g. ``"359 legal plays: s 94, m 108, r 157, a 276, c 83"``."""
+        counts = ", ".join(f"{k} {sum(1 for p in self.plays if VIEWS[k][1](p))}" for k in "smrac")
+        return f"{len(self.plays)} legal plays: {counts} (h for help)"
+
+    def page_lines(self) -> list[str]:
+        """The current page of the current view, each play as ``"[number] description"``."""
+        idx = self.shown()
+        pages = max(1, -(-len(idx) // self.page_size))
+        self.page = min(max(self.page, 0), pages - 1)
+        title = VIEWS[self.view][0] + (f" containing {' '.join(self.words)!r}" if self.words else "")
+        head = f"Your plays: {title}"
+        if pages > 1:
+            head += f", page {self.page + 1}/{pages} (n/b to turn)"
+        if not idx:
+            return [head, "  (none; l shows all plays)"]
+        width = len(str(len(self.plays)))
+        start = self.page * self.page_size
+        return [head] + [f"  [{i + 1:>{width}}] {self.texts[i]}" for i in idx[start:start + self.page_size]]
+
+    def handle(self, text: str) -> MenuReply:
+        """Interpret one line of input; never raises on bad input (the reply says what went wrong)."""
+        text = text.strip()
+        low = text.lower()
+        if not text:
+            return MenuReply(lines=["Type a play's number, or h for help."])
+        if low in ("q", "quit", "exit"):
+            return MenuReply(quit=True)
+        if low in ("h", "?", "help"):
+            return MenuReply(lines=MENU_HELP + [self.summary()])
+        if low in VIEWS:
+            self.view, self.words, self.page = low, [], 0
+            return MenuReply(lines=self.page_lines())
+        if low in ("n", "b"):
+            self.page += 1 if low == "n" else -1
+            return MenuReply(lines=self.page_lines())
+        if low == "p":
+            for p in self.plays:
+                if p.kind == PlayKind.PASS:
+                    return MenuReply(play=p)
+            return MenuReply(lines=["You may not pass now (you lead, or you are in the Bonus with a legal "
+                                    "meld: rules sections 3 and 4)."])
+        if low == "f" or low.startswith("f "):
+            self.words, self.page, self.view = low[1:].split(), 0, "l"
+            return MenuReply(lines=self.page_lines())
+        try:
+            number = int(text)
+        except ValueError:
+            return MenuReply(lines=[f"{text!r} is not a play number or a command; h for help."])
+        if not 1 <= number <= len(self.plays):
+            return MenuReply(lines=[f"{number} is not a play number; choose 1..{len(self.plays)}."])
+        return MenuReply(play=self.plays[number - 1])
+
+
+def describe_move(seat: int, play: Play, names: Sequence[str] | None = None) -> str:
+    """One line for a move: ``"player_1 (greedy): Single 9: Teal 9"``."""
+    return f"{seat_name(seat, names)}: {play.describe()}"
+
+
+__all__ = [
+    "MENU_HELP", "MenuReply", "PlayMenu", "VIEWS", "describe_move", "format_deal", "format_game_end",
+    "format_hand", "format_round_end", "format_seats", "format_state", "format_trick", "seat_name",
+]
