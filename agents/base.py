@@ -26,6 +26,13 @@ class Agent(abc.ABC):
         """Start a new game; reseeds the agent's generator."""
         self.rng = np.random.default_rng(seed)
 
+    def check_use(self, n_players: int, artifact_deck) -> None:
+        """Raise ``ValueError`` if this agent cannot play at such a table; called before a tournament starts.
+
+        The baselines play any table; a learned agent checks what its model was trained for
+        (:class:`train.model_config.ModelConfig`).
+        """
+
     @abc.abstractmethod
     def act(self, view: SeatView) -> Play:
         """Return one element of ``view.legal_plays()`` (never empty when it is this seat's turn)."""

@@ -295,17 +295,15 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
-    for s in specs:
-        if not isinstance(s, str):
-            continue
-        if s.startswith("ppo:"):  # checked without importing torch
+    GameConfig(n_players=n_players, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))  # validates
+    for s in specs:  # every agent is built and checked against the table before any game
+        if isinstance(s, str) and s.startswith("ppo:"):
             path = s[len("ppo:"):]
             if not (os.path.isfile(path) or os.path.isfile(path + ".zip")):
                 raise ValueError(f"agent spec {s!r}: no trained model at {path!r}; give the path of a "
                                  f"model.zip written by seers train")
-        else:
-            make_agent(s)  # raises ValueError on a bad spec
-    GameConfig(n_players=n_players, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))  # validates
+        agent = make_agent(s) if isinstance(s, str) else s  # raises ValueError on a bad spec
+        agent.check_use(n_players, tuple(artifact_deck))  # a model trained for another table: ValueError
     seeds = deal_seeds(seed, games)
     by_deal: dict[int, list[dict[str, Any]]] = {}
     bar = None

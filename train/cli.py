@@ -60,6 +60,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         resume: str = typer.Option(None, help="Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
         progress: bool = typer.Option(True, help="Show progress bars."),
+        force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
+                                   "already (e.g. a failed run); deletes its contents."),
     ) -> None:
         """Train a MaskablePPO agent against a league of baselines and its own snapshots, then evaluate it.
 
@@ -89,7 +91,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                     imitation_epochs=imitation_epochs, imitation_teacher=imitation_teacher,
                     eval_specs=tuple(s.strip() for s in eval_agents.split(",") if s.strip()),
                     seed=seed, workers=workers, out=out, name=name)
-            result = run_training(config, resume=resume, progress=progress, echo=typer.echo)
+            result = run_training(config, resume=resume, progress=progress, echo=typer.echo, force=force)
         except (ValueError, FileNotFoundError) as err:
             raise typer.BadParameter(str(err)) from None
         console = Console()

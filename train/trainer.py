@@ -150,9 +150,22 @@ class TrainConfig:
             raise ValueError("eval_specs is empty; give at least one baseline, e.g. random,greedy,heuristic")
         from agents import make_agent
 
+        from .ppo_agent import check_ppo_spec
+
         for spec in self.eval_specs:  # checked now, not after the whole training budget
-            if not spec.startswith("ppo:"):
+            if spec.startswith("ppo:"):
+                check_ppo_spec(spec, self.n_players, self.artifact_deck)
+            else:
                 make_agent(spec)
+        for spec in parse_mix(self.opponents):  # a learned opponent must fit the table before any work
+            if spec.startswith("ppo:"):
+                check_ppo_spec(spec, self.n_players, self.artifact_deck)
+
+    def model_config(self):
+        """The :class:`train.model_config.ModelConfig` of the models this run writes."""
+        from .model_config import ModelConfig
+
+        return ModelConfig("maskable_ppo", n_players=self.n_players, artifact_deck=self.artifact_deck)
 
     @property
     def artifact_deck(self) -> tuple[str, ...]:
@@ -270,13 +283,14 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
 
         def _snapshot(self) -> None:
             path = run_dir / "snapshots" / f"snapshot_{self.model.num_timesteps}.zip"
-            self.model.save(path)
+            save_model(self.model, path, config)
             # one spare beyond the window: an environment may have drawn it just before this save
             for old in list_snapshots(run_dir / "snapshots")[:-(config.snapshot_window + 1)]:
                 os.remove(old)
 
         def _checkpoint(self) -> None:
-            self.model.save(run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{self.model.num_timesteps}.zip")
+            save_model(self.model, run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{self.model.num_timesteps}.zip",
+                       config)
             for old in list_checkpoints(run_dir)[:-config.keep_checkpoints]:
                 os.remove(old)
 
@@ -284,7 +298,7 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
             start = time.perf_counter()
             steps = self.model.num_timesteps
             path = run_dir / "evals" / "current.zip"
-            self.model.save(path)
+            save_model(self.model, path, config)
             for label, result in evaluate(path, config, config.eval_games, seed=config.seed + 1):
                 result.to_json(run_dir / "evals" / f"eval_{steps}_{label}.json")
                 for agent, s in result.agents.items():
@@ -360,7 +374,7 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
                       learning_rate=c.imitation_learning_rate, seed=c.seed, progress=epoch_done)
     logger.close()
     bc_path = run_dir / "bc_model.zip"
-    model.save(bc_path)
+    save_model(model, bc_path, c)
     info = {"teacher": c.imitation_teacher, "samples": len(demos), "games": demos.games,
             "collect_s": demos.seconds, **result.to_dict(), "pretrain_s": result.seconds,
             "final_accuracy": result.accuracy[-1], "final_choice_accuracy": result.choice_accuracy[-1],
@@ -379,6 +393,14 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
         echo("  cloned policy, " + ", ".join(f"{k} {v:+.2f}" for k, v in scores.items())
              + f" (mean scores, {c.eval_games} deals)")
     return info
+
+
+def save_model(model, path: str | os.PathLike, config: TrainConfig) -> None:
+    """``model.save(path)`` with the run's :class:`train.model_config.ModelConfig` inside the file."""
+    from .model_config import save_model_config
+
+    model.save(path)
+    save_model_config(path, config.model_config())
 
 
 def list_checkpoints(run_dir: str | os.PathLike) -> list[str]:
@@ -441,7 +463,7 @@ def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
 
 
 def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress: bool = True,
-          final_eval: bool = True, echo: Callable[[str], None] = print) -> TrainResult:
+          final_eval: bool = True, echo: Callable[[str], None] = print, force: bool = False) -> TrainResult:
     """Train a MaskablePPO agent, save it in a run folder and evaluate it against the baselines.
 
     Args:
@@ -452,13 +474,15 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         progress: show stable-baselines3's progress bar and the tournament's.
         final_eval: run the final duplicate tournament and write ``eval.json``.
         echo: prints one line of status.
+        force: start afresh in a run folder that exists already (a failed or unwanted run of the same
+            name): its contents are deleted first.
 
     Returns:
         :class:`TrainResult`.
 
     Raises:
         ValueError: the checkpoint already has ``total_timesteps`` steps or more; a run folder that exists
-            already (without resume).
+            already (without resume or ``force``; the message names its newest checkpoint).
         FileNotFoundError: a missing checkpoint.
     """
     import torch as th
@@ -473,13 +497,20 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     else:
         name = config.name or f"{time.strftime('%Y%m%d-%H%M%S')}-{config.n_players}p"
         run_dir = Path(config.out) / name
-        if (run_dir / "config.json").exists():
-            raise ValueError(f"run folder {str(run_dir)!r} exists already; choose another --name, or resume "
-                             f"from one of its checkpoints with --resume")
+        if (run_dir / "config.json").exists() and not force:
+            ckpts = list_checkpoints(run_dir)
+            how = (f"resume from its newest checkpoint with --resume {ckpts[-1]}, " if ckpts else "")
+            raise ValueError(f"run folder {str(run_dir)!r} exists already; {how}start it afresh with --force "
+                             f"(deletes its contents), or choose another --name")
+        if force and run_dir.is_dir():
+            import shutil
+
+            shutil.rmtree(run_dir)
     for sub in ("checkpoints", "snapshots", "tb", "evals"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(
-        {"config": config.to_dict(), "n_actions": N_ACTIONS, "obs_dim": OBS_DIM}, indent=2))
+        {"config": config.to_dict(), "model_config": config.model_config().to_dict(), "n_actions": N_ACTIONS,
+         "obs_dim": OBS_DIM}, indent=2, allow_nan=False))
 
     timing = {"eval_s": 0.0}
     imitation = None
@@ -488,6 +519,9 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     snapshot_dir = str(run_dir / "snapshots")
     if resume is not None:
         model = MaskablePPO.load(resume, device="cpu", tensorboard_log=str(run_dir / "tb"))
+        from .ppo_agent import check_model_file
+
+        check_model_file(model, resume, config.n_players, config.artifact_deck)
         start_steps = int(model.num_timesteps)
         remaining = config.total_timesteps - start_steps
         if remaining <= 0:
@@ -522,10 +556,10 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     train_s = wall - timing["eval_s"]
     steps_this_run = int(model.num_timesteps) - start_steps
     model_path = run_dir / "model.zip"
-    model.save(model_path)
+    save_model(model, model_path, config)
     callback_ckpt = run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{model.num_timesteps}.zip"
     if not callback_ckpt.exists():
-        model.save(callback_ckpt)
+        save_model(model, callback_ckpt, config)
     echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s ({steps_this_run / train_s:,.0f} steps/s); "
          f"model saved to {model_path}")
 
