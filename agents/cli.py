@@ -20,21 +20,33 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(4, min=1, help="Rounds per game."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "
                                                   "without artifacts)."),
-        out: str = typer.Option("", help="Write the full results (stats and every game) to this JSON file."),
-        progress: bool = typer.Option(True, help="Show a progress bar."),
+        baseline: str = typer.Option("", help="An agent of --agents (e.g. heuristic): print every other "
+                                     "agent's paired per-deal score difference from it with a 95% interval; "
+                                     "'tie' when the interval holds 0."),
+        wide: bool = typer.Option(False, "--wide", help="Show every column (the default fits 80 characters)."),
+        out: str = typer.Option("", help="Write the full results (stats, every game and the paired "
+                                "differences) to this JSON file."),
+        progress: bool = typer.Option(True, help="Show progress: a bar on a terminal, a plain line every "
+                                      "10 s otherwise."),
     ) -> None:
         """Duplicate tournament: every deal is played with the agents rotated through all seats.
 
-        Prints mean game and round scores with 95% intervals (over per-deal means), win rates with
-        Wilson intervals and openskill ratings.
+        Prints mean game scores with 95% intervals (over per-deal means), win rates with Wilson
+        intervals and openskill ratings; with --baseline, each agent's paired difference from the
+        baseline (a difference whose interval holds 0 is a tie). On a terminal the table is drawn;
+        otherwise it is printed as a Markdown table.
         """
-        from rich.console import Console
+        import json
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
-        from .tournament import run_tournament
+        from .tournament import agent_labels, paired_differences, print_table, run_tournament
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
+        baseline = baseline.strip()
+        if baseline and baseline not in agent_labels(specs):
+            raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
+                                     f"baseline must play in the tournament", param_hint="--baseline")
         if out:
             from pathlib import Path
 
@@ -47,7 +59,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
-        Console().print(result.table())
+        paired = paired_differences(result, baseline) if baseline else None
+        print_table(result, wide=wide, paired=paired)
         if out:
-            result.to_json(out)
-            Console().print(f"results written to {out}")
+            data = result.to_dict()
+            if paired is not None:
+                data["paired"] = paired
+            with open(out, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1)
+            typer.echo(f"results written to {out}")

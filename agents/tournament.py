@@ -30,6 +30,7 @@ import numpy as np
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game, GameConfig
+from seers_env.progress import ProgressLines, is_terminal
 from seers_env.scoring import placements
 from seers_env.view import SeatView
 
@@ -114,27 +115,32 @@ class TournamentResult:
         with open(path, encoding="utf-8") as f:
             return cls.from_dict(json.load(f))
 
-    def table(self):
-        """A ``rich.table.Table`` of the per-agent stats, best mean game score first."""
+    def table(self, wide: bool = False, paired: dict[str, Any] | None = None):
+        """A ``rich.table.Table`` of the per-agent stats, best mean game score first.
+
+        Args:
+            wide: every column (games, round score, openskill mu±sigma too); default: the columns that
+                fit 80 characters.
+            paired: the result of :func:`paired_differences` (adds the difference from its baseline).
+        """
         from rich.table import Table
 
-        t = Table(title=f"{self.deals} deals x {self.n_players} seat rotations = {len(self.games)} games, "
-                        f"{self.n_players} players, {self.n_rounds} rounds, seed {self.seed}")
-        # means have symmetric normal intervals (shown as +/- half-width); Wilson intervals are not
-        t.caption = ("score: mean game / round score ±95% interval over per-deal means; win: rate [Wilson 95%]; "
-                     "openskill PlackettLuce mu±sigma and ordinal")
-        for col in ("agent", "games", "game", "round", "win", "mu±σ", "ordinal"):
-            if col == "agent":  # full names, however narrow the terminal; numbers wrap instead
-                width = min(48, max(len(label) for label in self.labels))
-                t.add_column(col, no_wrap=True, min_width=width)
-            else:
-                t.add_column(col, justify="right")  # wraps at spaces, never inside a number
-        for s in sorted(self.agents.values(), key=lambda s: -s.mean_score):
-            t.add_row(s.label, str(s.games), f"{s.mean_score:.2f} ±{(s.score_ci[1] - s.score_ci[0]) / 2:.2f}",
-                      f"{s.mean_round_score:.2f} ±{(s.round_score_ci[1] - s.round_score_ci[0]) / 2:.2f}",
-                      f"{s.win_rate:.2f} [{s.win_ci[0]:.2f}, {s.win_ci[1]:.2f}]",
-                      f"{s.mu:.1f}±{s.sigma:.1f}", f"{s.ordinal:.1f}")
+        cells = table_cells(self, wide=wide, paired=paired)
+        t = Table(title=cells["title"], caption="\n".join(cells["legend"] + cells["caption"]),
+                  caption_justify="left")
+        for i, col in enumerate(cells["headers"]):
+            width = max(len(col), *(len(r[i]) for r in cells["rows"]))
+            # every cell is printed whole: no wrapping, no ellipsis (the default columns fit 80 characters)
+            t.add_column(col, justify="left" if i == 0 else "right", no_wrap=True, min_width=width)
+        for row in cells["rows"]:
+            t.add_row(*row)
         return t
+
+    def text(self, wide: bool = False, paired: dict[str, Any] | None = None) -> str:
+        """The same table as :meth:`table` as plain text (a Markdown pipe table with its caption), for
+        output that is not a terminal (files, pipes, notebooks)."""
+        cells = table_cells(self, wide=wide, paired=paired)
+        return markdown_table(cells)
 
 
 def spec_name(spec: str | Agent) -> str:
@@ -260,7 +266,8 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
 
 def run_tournament(specs: list[str], games: int, n_players: int | None = None, seed: int = 0,
                    workers: int = 2, n_rounds: int = 4, progress: bool = True,
-                   artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK) -> TournamentResult:
+                   artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK,
+                   progress_every_s: float = 10.0) -> TournamentResult:
     """Run a duplicate-format tournament (module docstring).
 
     Args:
@@ -273,7 +280,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         seed: tournament seed (deals and agent seeds); same seed, same result, whatever ``workers``.
         workers: processes (``ProcessPoolExecutor``); 1 runs in this process.
         n_rounds: rounds per game.
-        progress: show a rich progress bar.
+        progress: show progress on stdout: a rich bar on a terminal, otherwise a plain line (deals done,
+            deals/s, elapsed, ETA) every ``progress_every_s`` seconds and at the end.
         artifact_deck: artifact deck of the games (``()``: the variant without artifacts).
 
     Returns:
@@ -306,8 +314,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         agent.check_use(n_players, tuple(artifact_deck))  # a model trained for another table: ValueError
     seeds = deal_seeds(seed, games)
     by_deal: dict[int, list[dict[str, Any]]] = {}
-    bar = None
-    if progress:
+    bar = lines = None
+    if progress and is_terminal():
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
 
@@ -315,22 +323,235 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
                        TimeRemainingColumn())
         bar.start()
         task = bar.add_task("deals", total=games)
+    elif progress:  # a file or a pipe: a plain line every progress_every_s seconds
+        lines = ProgressLines(games, "deals", label="tournament", every_s=progress_every_s)
+
+    def advance() -> None:
+        if bar:
+            bar.advance(task)
+        elif lines:
+            lines.update(len(by_deal))
+
     try:
         if workers == 1:
             for d in range(games):
                 by_deal[d] = play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck)
-                if bar:
-                    bar.advance(task)
+                advance()
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = {pool.submit(play_deal, specs, d, seeds[d], seed, n_rounds, artifact_deck): d
                            for d in range(games)}
                 for fut in as_completed(futures):
                     by_deal[futures[fut]] = fut.result()
-                    if bar:
-                        bar.advance(task)
+                    advance()
     finally:
         if bar:
             bar.stop()
+    if lines:
+        lines.close(len(by_deal))
     records = [r for d in range(games) for r in by_deal[d]]
     return summarize(specs, records, n_rounds, games, seed)
+
+
+# --- paired comparison with a baseline ------------------------------------------------------------
+
+#: Two-sided 95% quantiles of Student's t with 1..30 degrees of freedom (t_{0.975, df}).
+_T975 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
+         2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922,
+         2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831,
+         2.048407, 2.045230, 2.042272)
+
+
+def t975(df: int) -> float:
+    """Two-sided 95% quantile of Student's t distribution with ``df`` degrees of freedom.
+
+    Exact table values for ``df <= 30``; above, the Cornish-Fisher expansion around the normal quantile
+    (Abramowitz & Stegun 26.7.5; error below 1e-5 there). Raises ValueError for ``df < 1``.
+    """
+    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
+        raise ValueError(f"degrees of freedom df={df!r} must be an integer >= 1")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z95
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * df**4))
+
+
+def paired_differences(result: TournamentResult | dict[str, Any], baseline: str) -> dict[str, Any]:
+    """Each agent's paired difference from a baseline agent's game score, with a 95% interval.
+
+    The pairing is the duplicate format's: in every deal, each agent's game scores are averaged over the
+    deal's seat rotations (so both agents played the same cards from every seat), the baseline's deal
+    mean is subtracted, and the D per-deal differences give the mean and the Student-t 95% interval
+    ``mean +/- t975(D - 1) * sd / sqrt(D)`` (deals are the independent units). An interval that holds 0
+    is a **tie**: the tournament cannot tell the two agents apart. This separates a real win from noise
+    far better than comparing the two agents' own intervals, because the luck of the deal cancels.
+
+    Args:
+        result: a :class:`TournamentResult` (or its :meth:`~TournamentResult.to_dict`).
+        baseline: the baseline's label (its spec, e.g. ``"heuristic"``; repeats are ``"random#2"``...).
+
+    Returns:
+        Plain data (JSON-ready)::
+
+            {"baseline": label, "deals": D, "confidence": 0.95,
+             "method": "...",
+             "agents": {label: {"mean_diff": float (points per game), "ci": [low, high] or None (D < 2),
+                                "sd": float or None, "verdict": "better" | "worse" | "tie"}}}
+
+        for every agent but the baseline, in the tournament's agent order.
+
+    Raises:
+        ValueError: ``baseline`` is not one of the tournament's agent labels (the message lists them).
+    """
+    data = result.to_dict() if isinstance(result, TournamentResult) else result
+    labels = list(data["labels"])
+    if baseline not in labels:
+        raise ValueError(f"baseline {baseline!r} is not one of the tournament's agents {labels}; the "
+                         f"baseline must play in the tournament (add it to the agents)")
+    per_deal: dict[int, dict[str, list[float]]] = {}
+    for g in data["games"]:
+        bucket = per_deal.setdefault(int(g["deal"]), {})
+        for seat, label in enumerate(g["seats"]):
+            bucket.setdefault(label, []).append(float(g["totals"][seat]))
+    deals = sorted(per_deal)
+    base = np.array([np.mean(per_deal[d][baseline]) for d in deals])
+    out: dict[str, Any] = {
+        "baseline": baseline, "deals": len(deals), "confidence": 0.95,
+        "method": "per deal: agent's mean game score over the seat rotations minus the baseline's; "
+                  "mean and Student-t 95% interval over deals; 'tie' when the interval holds 0",
+        "agents": {}}
+    for label in labels:
+        if label == baseline:
+            continue
+        diff = np.array([np.mean(per_deal[d][label]) for d in deals]) - base
+        m = float(diff.mean())
+        if len(diff) < 2:
+            ci, sd, verdict = None, None, "tie"
+        else:
+            sd = float(diff.std(ddof=1))
+            half = t975(len(diff) - 1) * sd / math.sqrt(len(diff))
+            ci = [m - half, m + half]
+            verdict = "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"
+        out["agents"][label] = {"mean_diff": m, "ci": ci, "sd": sd, "verdict": verdict}
+    return out
+
+
+# --- tables that fit 80 columns -----------------------------------------------------------------------
+
+#: Longest agent label shown in a table; longer labels get a short name and a legend line.
+LABEL_WIDTH = 14
+
+
+def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
+    """Table names of agent labels: a label of at most ``width`` characters is kept; a longer one
+    becomes its kind and a number (``ppo:runs/x/model.zip`` -> ``ppo-1``), distinct from every other."""
+    out: dict[str, str] = {}
+    taken = {lab for lab in labels if len(lab) <= width}
+    counts: dict[str, int] = {}
+    for lab in labels:
+        if len(lab) <= width:
+            out[lab] = lab
+            continue
+        kind = lab.split(":", 1)[0][:width - 3] or "agent"
+        while True:
+            counts[kind] = counts.get(kind, 0) + 1
+            name = f"{kind}-{counts[kind]}"
+            if name not in taken:
+                break
+        taken.add(name)
+        out[lab] = name
+    return out
+
+
+def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:
+    head = f"{mean:+.2f}" if signed else f"{mean:.2f}"
+    if ci is None or not all(math.isfinite(x) for x in ci):
+        return f"{head} ±inf"
+    return f"{head} ±{(ci[1] - ci[0]) / 2:.2f}"
+
+
+def table_cells(result: TournamentResult, wide: bool = False,
+                paired: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Title, headers, rows (strings, best mean game score first), legend and caption lines of a
+    result's table; :meth:`TournamentResult.table` and :meth:`TournamentResult.text` render them.
+
+    Default columns (fit 80 characters with the paired columns): agent, game score, win rate, openskill
+    ordinal (without ``paired``); with ``wide`` also games, round score and mu±sigma.
+    """
+    names = short_labels(list(result.labels))
+    base = paired["baseline"] if paired else None
+    headers = ["agent"] + (["games"] if wide else []) + ["score ±95%"] + (["round ±95%"] if wide else []) \
+        + ["win% [95%]"] + (["mu±σ"] if wide else []) + (["ordinal"] if wide or not paired else [])
+    if paired:
+        headers += [f"vs {names[base]}", "verdict"]
+    rows = []
+    for s in sorted(result.agents.values(), key=lambda s: -s.mean_score):
+        row = [names[s.label]]
+        if wide:
+            row.append(str(s.games))
+        row.append(_pm(s.mean_score, s.score_ci))
+        if wide:
+            row.append(_pm(s.mean_round_score, s.round_score_ci))
+        row.append(f"{100 * s.win_rate:.0f} [{100 * s.win_ci[0]:.0f},{100 * s.win_ci[1]:.0f}]")
+        if wide:
+            row.append(f"{s.mu:.1f}±{s.sigma:.1f}")
+        if wide or not paired:
+            row.append(f"{s.ordinal:.1f}")
+        if paired:
+            p = paired["agents"].get(s.label)
+            row += ["(baseline)", ""] if p is None else [_pm(p["mean_diff"], p["ci"], signed=True), p["verdict"]]
+        rows.append(row)
+    legend = [f"{short} = {label}" for label, short in names.items() if short != label]
+    caption = ["score: mean game score ± half-width of its 95% interval over per-deal means; "
+               "win%: win rate with its Wilson 95% interval (a shared win counts 1/k)"]
+    if wide or not paired:
+        caption.append("ordinal: openskill Plackett-Luce rating mu - 3 sigma" + (" (mu±σ: its mean and "
+                       "uncertainty)" if wide else ""))
+    if paired:
+        caption.append(f"vs {names[base]}: paired per-deal difference from {names[base]}'s game score ± "
+                       f"half-width of its 95% t interval over {paired['deals']} deals; 'tie' when the "
+                       f"interval holds 0")
+    if not wide:
+        caption.append("--wide: all columns")
+    title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
+             f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
+    return {"title": title, "headers": headers, "rows": rows, "legend": legend, "caption": caption}
+
+
+def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
+    """Render :func:`table_cells` as a Markdown pipe table with the title above and the legend and
+    caption (wrapped at ``width`` characters) below; cells are never cut."""
+    import textwrap
+
+    headers, rows = cells["headers"], cells["rows"]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(values):
+        return "| " + " | ".join(v.ljust(w) if i == 0 else v.rjust(w)
+                                  for i, (v, w) in enumerate(zip(values, widths))) + " |"
+
+    out = [cells["title"], "", line(headers),
+           "|" + "|".join(("-" * (w + 1) + ":") if i else (":" + "-" * (w + 1))
+                          for i, w in enumerate(widths)) + "|"]
+    out += [line(r) for r in rows]
+    out.append("")
+    for text in cells["legend"] + cells["caption"]:
+        out += textwrap.wrap(text, width, subsequent_indent="  ")
+    return "\n".join(out)
+
+
+def print_table(result: TournamentResult, wide: bool = False, paired: dict[str, Any] | None = None,
+                file=None) -> None:
+    """Print a result's table to ``file`` (default ``sys.stdout``): a rich table on a terminal, plain
+    text (:meth:`TournamentResult.text`) otherwise."""
+    import sys
+
+    file = sys.stdout if file is None else file
+    if file.isatty():
+        from rich.console import Console
+
+        Console(file=file).print(result.table(wide=wide, paired=paired))
+    else:
+        print(result.text(wide=wide, paired=paired), file=file, flush=True)

@@ -133,3 +133,95 @@ def test_agent_instances_play_in_a_tournament_and_are_labelled_by_name():
 def test_missing_ppo_model_is_rejected_before_any_game(tmp_path):
     with pytest.raises(ValueError, match="no trained model"):
         run_tournament([f"ppo:{tmp_path / 'absent.zip'}", "random"], games=1, progress=False)
+
+
+def test_t975_matches_known_quantiles():
+    from agents.tournament import t975
+
+    assert t975(1) == pytest.approx(12.7062, abs=1e-4)
+    assert t975(30) == pytest.approx(2.0423, abs=1e-4)
+    assert t975(31) == pytest.approx(2.0395, abs=1e-4)  # expansion branch
+    assert t975(120) == pytest.approx(1.9799, abs=1e-4)
+    assert t975(10**6) == pytest.approx(1.95997, abs=1e-4)
+    with pytest.raises(ValueError, match="df"):
+        t975(0)
+
+
+def test_paired_differences_by_hand():
+    from agents.tournament import paired_differences, t975
+
+    r = run_tournament(["heuristic", "random", "greedy"], games=5, seed=3, workers=1, n_rounds=1, progress=False)
+    p = paired_differences(r, "heuristic")
+    assert p["baseline"] == "heuristic" and p["deals"] == 5 and set(p["agents"]) == {"random", "greedy"}
+    diffs = []
+    for deal in range(5):
+        games = [g for g in r.games if g["deal"] == deal]
+
+        def mean(label):
+            return sum(g["totals"][g["seats"].index(label)] for g in games) / len(games)
+        diffs.append(mean("random") - mean("heuristic"))
+    m = sum(diffs) / 5
+    sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / 4)
+    got = p["agents"]["random"]
+    assert got["mean_diff"] == pytest.approx(m)
+    assert got["ci"] == pytest.approx([m - t975(4) * sd / math.sqrt(5), m + t975(4) * sd / math.sqrt(5)])
+    expected = "better" if got["ci"][0] > 0 else "worse" if got["ci"][1] < 0 else "tie"
+    assert got["verdict"] == expected
+    # plain data: survives strict JSON; works from the dict form too
+    import json
+    assert json.loads(json.dumps(p, allow_nan=False)) == p
+    assert paired_differences(r.to_dict(), "heuristic") == p
+    with pytest.raises(ValueError, match="not one of"):
+        paired_differences(r, "ismcts")
+
+
+def test_identical_agents_tie_and_one_deal_has_no_interval():
+    from agents.tournament import paired_differences
+
+    r = run_tournament(["greedy", "greedy"], games=6, seed=0, workers=1, n_rounds=1, progress=False)
+    p = paired_differences(r, "greedy")["agents"]["greedy#2"]
+    # a deterministic agent against itself: the rotations swap the seats, each deal's difference is 0
+    assert p["mean_diff"] == 0 and p["ci"] == [0, 0] and p["verdict"] == "tie"
+    one = run_tournament(["greedy", "random"], games=1, seed=0, workers=1, n_rounds=1, progress=False)
+    q = paired_differences(one, "greedy")["agents"]["random"]
+    assert q["ci"] is None and q["verdict"] == "tie"
+
+
+def test_short_labels_keep_short_ones_and_number_long_ones():
+    from agents.tournament import short_labels
+
+    long = "ppo:runs/20261130-120000-4p/model.zip"
+    names = short_labels(["heuristic", long, long + "#2", "ppo-1"])
+    assert names["heuristic"] == "heuristic" and names["ppo-1"] == "ppo-1"
+    assert names[long] == "ppo-2" and names[long + "#2"] == "ppo-3"
+    assert len(set(names.values())) == 4
+
+
+def test_eval_table_fits_80_columns_and_baseline_json(tmp_path):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["eval", "--agents", "heuristic,greedy,random,random", "--games", "3",
+                                   "--workers", "1", "--rounds", "1", "--baseline", "heuristic",
+                                   "--out", str(out)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = [x for x in res.output.splitlines() if not x.startswith("results written to")]
+    assert max(len(x) for x in lines) <= 80
+    assert any(x.startswith("| agent") and "vs heuristic" in x for x in lines)  # Markdown when not a terminal
+    assert any(x.startswith("tournament: 3/3 deals") for x in lines)  # a plain progress line
+    import json
+    data = json.loads(out.read_text())
+    assert data["paired"]["baseline"] == "heuristic" and set(data["paired"]["agents"]) == {"greedy", "random",
+                                                                                        "random#2"}
+    bad = CliRunner().invoke(app, ["eval", "--agents", "greedy,random", "--baseline", "heuristic"])
+    assert bad.exit_code != 0 and "--baseline" in bad.output
+
+
+def test_text_table_never_cuts_long_labels_or_numbers():
+    r = run_tournament(["heuristic", "random"], games=2, seed=0, workers=1, n_rounds=1, progress=False)
+    r.labels = ["heuristic", "ppo:runs/a-very-long-run-name/model.zip"]
+    s = r.agents.pop("random")
+    s.label = r.labels[1]
+    r.agents[s.label] = s
+    text = r.text()
+    assert "ppo-1 = ppo:runs/a-very-long-run-name/model.zip" in text
+    assert f"{s.mean_score:.2f}" in text
+    assert max(len(x) for x in text.splitlines()) <= 80

@@ -71,8 +71,6 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         Writes runs/<name>/ with model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
         snapshots/, tb/ (TensorBoard), config.json and eval.json, and prints the evaluation table.
         """
-        from rich.console import Console
-
         from .trainer import resolve_resume
         from .trainer import train as run_training
 
@@ -94,11 +92,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             result = run_training(config, resume=resume, progress=progress, echo=typer.echo, force=force)
         except (ValueError, FileNotFoundError) as err:
             raise typer.BadParameter(str(err)) from None
-        console = Console()
+        from agents.tournament import paired_differences, print_table
+
         for label, tournament in result.evaluation:
             if label != "all":
-                console.print(f"[bold]Learned agent vs {label}[/bold]")
-            console.print(tournament.table())
+                typer.echo(f"Learned agent vs {label}")
+            # the learned agent's paired difference from the strongest baseline seated: tie or win
+            base = next((b for b in ("heuristic", "greedy", "random") if b in tournament.labels), None)
+            print_table(tournament, paired=paired_differences(tournament, base) if base else None)
         typer.echo(f"Run folder: {result.run_dir}  (agent spec: ppo:{result.model_path})")
         if result.imitation:
             im = result.imitation

@@ -8,6 +8,7 @@ serve``), write a module with ``register(app, bench_app)`` and add its name to :
 from __future__ import annotations
 
 import importlib
+import inspect
 
 import typer
 
@@ -50,6 +51,25 @@ for _name in COMMAND_MODULES:
             raise
         continue
     _module.register(app, bench_app)
+
+
+def _unwrap_help(text: str | None) -> str | None:
+    """Join the single line breaks of a docstring's paragraphs (typer keeps them after the first
+    paragraph, which breaks lines in the middle at any terminal width); paragraphs stay apart."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+def _tidy_help(typer_app: typer.Typer) -> None:
+    for info in typer_app.registered_commands:
+        info.help = _unwrap_help(info.help or inspect.getdoc(info.callback))
+    for group in typer_app.registered_groups:
+        _tidy_help(group.typer_instance)
+
+
+_tidy_help(app)
 
 
 def main() -> None:
