@@ -277,3 +277,20 @@ def test_bad_evaluation_baseline_is_rejected_before_training():
 
     with pytest.raises(ValueError, match="unknown agent spec"):
         TrainConfig(eval_specs=("foo",))
+
+
+def test_progress_lines_when_not_a_terminal(tmp_path):
+    """Output to a file or a pipe: plain progress lines (steps, speed, ETA, latest evaluation)."""
+    lines = []
+    config = TrainConfig(n_players=2, n_rounds=1, total_timesteps=64, n_envs=1, n_steps=32, batch_size=32,
+                         n_epochs=1, net_arch=(8,), eval_every=32, eval_games=1, opponents="random:1",
+                         snapshot_every=32, out=str(tmp_path), name="p", seed=0, imitation_samples=0, workers=1)
+    result = train(config, progress=True, final_eval=False, echo=lines.append)
+    progress = [x for x in lines if x.startswith("train: ")]
+    assert progress, lines
+    last = progress[-1]
+    assert result.timesteps == 64 and last.startswith("train: 64/64 steps (100%), ")
+    assert "steps/s" in last and "ETA" in last and "last eval at 64: vs random" in last
+    # the speed of the lines and of the summary say what they count
+    assert sum("per second of training, PPO updates included, evaluations excluded" in x for x in lines) == 1
+    assert any("steps/s of training: PPO updates included, evaluations excluded" in x for x in lines)

@@ -106,8 +106,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(f"Imitation warm start: {im['samples']:,} {im['teacher']} decisions collected in "
                        f"{im['collect_s']:.0f} s, cloned in {im['pretrain_s']:.0f} s (train accuracy "
                        f"{im['final_accuracy']:.3f}); cloned policy: ppo:{im['model']}")
-        typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps/s over {result.train_s:.0f} s "
-                   f"of training; evaluations {result.eval_s + result.final_eval_s:.0f} s")
+        typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps (learner decisions) per second "
+                   f"over {result.train_s:.0f} s of training, PPO updates included; evaluations "
+                   f"{result.eval_s + result.final_eval_s:.0f} s more")
 
     @bench_app.command("train")
     def bench_train(

@@ -264,7 +264,8 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
     """A ``BaseCallback`` that saves snapshots and checkpoints (pruning old ones) and evaluates.
 
     Evaluation results go to TensorBoard (``eval/<agent>_mean_score``, ``eval/<agent>_win_rate``) and to
-    ``evals/eval_<steps>.json``; their wall time is added to ``timing["eval_s"]``.
+    ``evals/eval_<steps>.json``; their wall time is added to ``timing["eval_s"]`` and the learned agent's
+    mean scores are written to ``timing["last_eval"]`` (text, shown by the progress display).
     """
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -299,13 +300,18 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
             steps = self.model.num_timesteps
             path = run_dir / "evals" / "current.zip"
             save_model(self.model, path, config)
-            for label, result in evaluate(path, config, config.eval_games, seed=config.seed + 1):
+            results = evaluate(path, config, config.eval_games, seed=config.seed + 1)
+            for label, result in results:
                 result.to_json(run_dir / "evals" / f"eval_{steps}_{label}.json")
                 for agent, s in result.agents.items():
                     tag = _short(agent) if label == "all" else f"{label}/{_short(agent)}"
                     self.logger.record(f"eval/{tag}_mean_score", float(s.mean_score))
                     self.logger.record(f"eval/{tag}_win_rate", float(s.win_rate))
             os.remove(path)
+            # the learned agent's mean score in each table, for the progress display
+            timing["last_eval"] = f"at {steps:,}: " + ", ".join(
+                f"{'ppo' if label == 'all' else 'vs ' + label} {s.mean_score:+.2f}"
+                for label, result in results for a, s in result.agents.items() if a.startswith("ppo:"))
             timing["eval_s"] += time.perf_counter() - start
             self.logger.dump(steps)
 
@@ -471,7 +477,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
             ``config.total_timesteps`` is the total to reach, counted from the run's start).
         resume: a checkpoint ``.zip`` to continue from (its step count is kept:
             ``learn(..., reset_num_timesteps=False)``).
-        progress: show stable-baselines3's progress bar and the tournament's.
+        progress: show progress (:mod:`train.progress`: a bar on a terminal, a plain line every 30 s
+            otherwise) and the tournaments'.
         final_eval: run the final duplicate tournament and write ``eval.json``.
         echo: prints one line of status.
         force: start afresh in a run folder that exists already (a failed or unwanted run of the same
@@ -546,10 +553,15 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         if config.imitation_samples > 0:
             imitation = warm_start(model, config, run_dir, progress=progress, echo=echo)
     callback = make_callback(config, run_dir, timing)
+    if progress:  # a bar on a terminal, plain lines in a log file (train.progress)
+        from .progress import make_progress_callback
+
+        callback = [callback, make_progress_callback(config.total_timesteps, start_steps, timing,
+                                                     echo=echo)]
     start = time.perf_counter()
     try:
         model.learn(remaining, callback=callback, reset_num_timesteps=resume is None, tb_log_name="ppo",
-                    progress_bar=progress)
+                    progress_bar=False)
     finally:
         venv.close()
     wall = time.perf_counter() - start
@@ -560,8 +572,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     callback_ckpt = run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{model.num_timesteps}.zip"
     if not callback_ckpt.exists():
         save_model(model, callback_ckpt, config)
-    echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s ({steps_this_run / train_s:,.0f} steps/s); "
-         f"model saved to {model_path}")
+    echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s ({steps_this_run / train_s:,.0f} environment "
+         f"steps/s of training: PPO updates included, evaluations excluded); model saved to {model_path}")
 
     evaluation, eval_path, final_eval_s = [], None, 0.0
     if final_eval:
