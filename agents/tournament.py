@@ -42,20 +42,25 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 @dataclass
 class AgentStats:
-    """One agent's results. Intervals are ``(low, high)``; scores are in points."""
+    """One agent's results. Intervals are ``(low, high)``; scores are in points.
+
+    An undefined statistic (a score interval of a single deal) is ``None`` (JSON ``null``) and ``notes``
+    says why, e.g. ``{"score_ci": "one deal: an interval needs two or more"}``; tables show ``n/a``.
+    """
 
     label: str
     spec: str
     games: int
     mean_score: float
-    score_ci: tuple[float, float]
+    score_ci: tuple[float, float] | None
     mean_round_score: float
-    round_score_ci: tuple[float, float]
+    round_score_ci: tuple[float, float] | None
     win_rate: float
     win_ci: tuple[float, float]
     mu: float
     sigma: float
     ordinal: float
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -87,9 +92,10 @@ class TournamentResult:
         return d
 
     def to_json(self, path: str | os.PathLike) -> None:
-        """Write :meth:`to_dict` as JSON to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=1)
+        """Write :meth:`to_dict` as strict JSON (no NaN or infinity; :func:`seers_env.jsonio.write_json`)."""
+        from seers_env.jsonio import write_json
+
+        write_json(path, self.to_dict())
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TournamentResult:
@@ -104,7 +110,8 @@ class TournamentResult:
         for k, v in d["agents"].items():
             v = dict(v)
             for key in ("score_ci", "round_score_ci", "win_ci"):
-                v[key] = tuple(v[key])
+                ci = v[key]  # files of older versions wrote an undefined interval as (-inf, inf)
+                v[key] = None if ci is None or not all(math.isfinite(x) for x in ci) else tuple(ci)
             agents[k] = AgentStats(**v)
         return cls(list(d["specs"]), list(d["labels"]), d["n_players"], d["n_rounds"], d["deals"], d["seed"],
                    agents, list(d["games"]))
@@ -214,12 +221,15 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (max(0.0, center - half), min(1.0, center + half))
 
 
-def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, float]]:
-    """Mean and normal 95% interval ``mean +/- z * sd / sqrt(n)`` (sd with ``n - 1``)."""
+def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, float] | None]:
+    """Mean and normal 95% interval ``mean +/- z * sd / sqrt(n)`` (sd with ``n - 1``).
+
+    The interval is ``None`` (undefined) for fewer than two values.
+    """
     a = np.asarray(values, dtype=float)
     m = float(a.mean())
     if len(a) < 2:
-        return m, (-math.inf, math.inf)
+        return m, None
     half = z * float(a.std(ddof=1)) / math.sqrt(len(a))
     return m, (m - half, m + half)
 
@@ -260,7 +270,9 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
         result.agents[label] = AgentStats(
             label=label, spec=spec_name(specs[a]), games=n_games, mean_score=m, score_ci=ci, mean_round_score=rm,
             round_score_ci=rci, win_rate=wins[a] / max(n_games, 1), win_ci=wilson_interval(wins[a], n_games),
-            mu=float(ratings[a].mu), sigma=float(ratings[a].sigma), ordinal=float(ratings[a].ordinal()))
+            mu=float(ratings[a].mu), sigma=float(ratings[a].sigma), ordinal=float(ratings[a].ordinal()),
+            notes={} if ci is not None else {key: "one deal: an interval needs two or more"
+                                              for key in ("score_ci", "round_score_ci")})
     return result
 
 
@@ -468,7 +480,7 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
 def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:
     head = f"{mean:+.2f}" if signed else f"{mean:.2f}"
     if ci is None or not all(math.isfinite(x) for x in ci):
-        return f"{head} ±inf"
+        return f"{head} ±n/a"  # undefined (one deal)
     return f"{head} ±{(ci[1] - ci[0]) / 2:.2f}"
 
 

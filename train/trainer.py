@@ -34,6 +34,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from seers_env.jsonio import null_non_finite, write_json
+
 from .league import DEFAULT_MIX, LeagueSampler, list_snapshots, parse_mix
 
 #: Baselines the learned agent is evaluated against.
@@ -515,9 +517,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
             shutil.rmtree(run_dir)
     for sub in ("checkpoints", "snapshots", "tb", "evals"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(
-        {"config": config.to_dict(), "model_config": config.model_config().to_dict(), "n_actions": N_ACTIONS,
-         "obs_dim": OBS_DIM}, indent=2, allow_nan=False))
+    write_json(run_dir / "config.json", {"config": config.to_dict(), "n_actions": N_ACTIONS, "obs_dim": OBS_DIM,
+                                         "model_config": config.model_config().to_dict()}, indent=2)
 
     timing = {"eval_s": 0.0}
     imitation = None
@@ -587,11 +588,14 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         else:
             for label, result in evaluation:
                 result.to_json(run_dir / f"eval_{label}.json")
-            eval_path.write_text(json.dumps({label: r.to_dict() for label, r in evaluation}, indent=1))
+            write_json(eval_path, {label: r.to_dict() for label, r in evaluation})
     summary = {"timesteps": int(model.num_timesteps), "steps_this_run": steps_this_run, "train_s": train_s,
                "eval_s": timing["eval_s"], "final_eval_s": final_eval_s,
                "steps_per_s": steps_this_run / max(train_s, 1e-9), "imitation": imitation}
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    summary, undefined = null_non_finite(summary)  # e.g. a diverged imitation loss: null, with the reason
+    if undefined:
+        summary["undefined"] = {place: "NaN or infinite" for place in undefined}
+    write_json(run_dir / "summary.json", summary, indent=2)
     return TrainResult(run_dir=run_dir, model_path=model_path, eval_path=eval_path,
                        timesteps=int(model.num_timesteps), steps_this_run=steps_this_run, train_s=train_s,
                        eval_s=timing["eval_s"], final_eval_s=final_eval_s,

@@ -101,10 +101,12 @@ def _prompt_reader(prompt: str) -> str:
 
 
 def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
-    """Write ``game.log()`` plus ``"agents": names`` as JSON to ``path``."""
+    """Write ``game.log()`` plus ``"agents": names`` as strict JSON to ``path``."""
+    from ..jsonio import write_json
+
     log = game.log()
     log["agents"] = list(names)
-    path.write_text(json.dumps(log))
+    write_json(path, log, indent=None)
 
 
 def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int = 0, rounds: int = 4,

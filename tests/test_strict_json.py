@@ -1,0 +1,97 @@
+"""Every file the project writes is strict JSON (RFC 8259: no NaN or Infinity), parsed here strictly."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from agents.tournament import TournamentResult, mean_ci, run_tournament
+from seers_env.cli import app
+from seers_env.jsonio import dumps, loads_strict, null_non_finite, write_json
+
+runner = CliRunner()
+
+
+def _strict(path) -> object:
+    return loads_strict(path.read_text(encoding="utf-8"))
+
+
+def test_strict_writer_refuses_non_finite_and_says_where(tmp_path):
+    with pytest.raises(ValueError, match=r"\$\.a\.b\[1\] is NaN or infinite"):
+        write_json(tmp_path / "x.json", {"a": {"b": [1.0, math.inf]}})
+    assert not (tmp_path / "x.json").exists()
+    with pytest.raises(ValueError):
+        loads_strict('{"a": -Infinity}')
+    copy, places = null_non_finite({"a": [1.0, math.nan], "b": (math.inf,)})
+    assert copy == {"a": [1.0, None], "b": [None]} and places == ["$.a[1]", "$.b[0]"]
+    assert loads_strict(dumps(copy)) == copy
+
+
+def test_one_deal_tournament_writes_null_interval_with_reason(tmp_path):
+    result = run_tournament(["heuristic", "random"], games=1, workers=1, progress=False)
+    path = tmp_path / "r.json"
+    result.to_json(path)
+    data = _strict(path)
+    for stats in data["agents"].values():
+        assert stats["score_ci"] is None and stats["round_score_ci"] is None
+        assert "one deal" in stats["notes"]["score_ci"]
+        assert all(math.isfinite(x) for x in stats["win_ci"])
+    back = TournamentResult.from_json(path)
+    assert back.agents["heuristic"].score_ci is None
+    assert back.agents["heuristic"].mean_score == result.agents["heuristic"].mean_score
+    from rich.console import Console
+
+    console = Console(width=80, record=True)
+    console.print(result.table())
+    text = console.export_text()
+    assert "n/a" in text and "inf" not in text
+    assert mean_ci([3.0]) == (3.0, None)
+
+
+def test_older_files_with_infinite_intervals_still_load(tmp_path):
+    result = run_tournament(["random", "random"], games=1, workers=1, progress=False)
+    d = result.to_dict()
+    for stats in d["agents"].values():
+        stats["score_ci"] = [-math.inf, math.inf]
+        del stats["notes"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(d))
+    assert TournamentResult.from_json(path).agents["random"].score_ci is None
+
+
+def test_eval_out_is_strict_json(tmp_path):
+    out = tmp_path / "eval.json"
+    result = runner.invoke(app, ["eval", "--agents", "heuristic,random", "--games", "1", "--workers", "1",
+                                 "--rounds", "1", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert _strict(out)["format"] == "seers-tournament-1"
+    assert "inf" not in result.output
+
+
+def test_play_save_log_is_strict_json(tmp_path):
+    save = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "--players", "2", "--agents", "random", "--rounds", "1",
+                                 "--save", str(save)], input="q\n")
+    assert save.is_file(), result.output
+    assert _strict(save)["agents"]
+
+
+def test_training_files_are_strict_json(tmp_path):
+    from train.trainer import TrainConfig, train
+
+    config = TrainConfig(n_players=2, n_rounds=1, total_timesteps=64, n_envs=1, n_steps=32, batch_size=32,
+                         n_epochs=1, net_arch=(8,), eval_every=32, eval_games=1, final_eval_games=1,
+                         eval_specs=("random",), opponents="random:1", snapshot_every=32, checkpoint_every=32,
+                         imitation_samples=40, imitation_epochs=1, workers=1, out=str(tmp_path), name="j")
+    result = train(config, progress=False, echo=lambda s: None)
+    run_dir = result.run_dir
+    written = sorted(run_dir.rglob("*.json"))
+    names = {p.name for p in written}
+    assert {"config.json", "summary.json", "eval.json"} <= names and any(n.startswith("eval_") for n in names)
+    for path in written:
+        _strict(path)
+    evaluation = _strict(run_dir / "eval.json")
+    assert all(s["score_ci"] is None for s in evaluation["agents"].values())  # one deal: undefined
