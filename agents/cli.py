@@ -36,7 +36,6 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         baseline (a difference whose interval holds 0 is a tie). On a terminal the table is drawn;
         otherwise it is printed as a Markdown table.
         """
-        import json
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
@@ -65,6 +64,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             data = result.to_dict()
             if paired is not None:
                 data["paired"] = paired
-            with open(out, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1)
+            from seers_env.jsonio import write_json
+
+            write_json(out, data)  # strict JSON: undefined statistics are null
             typer.echo(f"results written to {out}")

@@ -65,9 +65,10 @@ def test_older_files_with_infinite_intervals_still_load(tmp_path):
 def test_eval_out_is_strict_json(tmp_path):
     out = tmp_path / "eval.json"
     result = runner.invoke(app, ["eval", "--agents", "heuristic,random", "--games", "1", "--workers", "1",
-                                 "--rounds", "1", "--no-progress", "--out", str(out)])
+                                 "--rounds", "1", "--no-progress", "--baseline", "random", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert _strict(out)["format"] == "seers-tournament-1"
+    data = _strict(out)
+    assert data["format"] == "seers-tournament-1" and data["paired"]["agents"]["heuristic"]["ci"] is None
     assert "inf" not in result.output
 
 
