@@ -24,10 +24,9 @@ evaluations. Deterministic: ``seed`` is accepted for the common interface and un
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from seers_env.artifacts import CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from seers_env.cards import FIRST_ARTIFACT, N_VALUES, WILD
+from seers_env.features import fewest_melds, plays_needed  # noqa: F401  (fewest_melds re-exported)
 from seers_env.plays import Play, PlayKind
 from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
 from seers_env.view import SeatView
@@ -53,38 +52,6 @@ WEIGHTS = {
 }
 
 
-def _by_value(card: int) -> tuple[int, int]:
-    return card % N_VALUES, card // N_VALUES
-
-
-@lru_cache(maxsize=1 << 16)
-def fewest_melds(suited: tuple[int, ...]) -> int:
-    """Fewest Singles, Matching Sets and Suited Runs (rules section 3) that cover the suited cards.
-
-    Args:
-        suited: suited card ids (0..59) sorted by (value, suit).
-
-    Returns:
-        The minimum number of melds (exact search, memoised; wilds and artifacts not counted).
-    """
-    if not suited:
-        return 0
-    c, rest = suited[0], suited[1:]
-    v = c % N_VALUES
-    best = 1 + fewest_melds(rest)
-    same = [x for x in rest if x % N_VALUES == v]
-    for mask in range(1, 1 << len(same)):
-        used = {same[i] for i in range(len(same)) if mask >> i & 1}
-        best = min(best, 1 + fewest_melds(tuple(x for x in rest if x not in used)))
-    run = set()
-    nxt = c + 1
-    while nxt % N_VALUES and nxt in rest:  # same suit, next value, no wrap-around
-        run.add(nxt)
-        best = min(best, 1 + fewest_melds(tuple(x for x in rest if x not in run)))
-        nxt += 1
-    return best
-
-
 def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -> float:
     """Estimated worth (in round-score points, higher is better) of holding ``hand``.
 
@@ -99,14 +66,10 @@ def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -
     w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
     if not hand:
         return w["out"]
-    suited = tuple(sorted((c for c in hand if c < WILD), key=_by_value))
-    wilds = sum(1 for c in hand if c == WILD)
+    _, plays = plays_needed(hand)
+    suited = [c for c in hand if c < WILD]
+    wilds = hand.count(WILD)
     kinds = [c - FIRST_ARTIFACT for c in hand if c > WILD]
-    melds = fewest_melds(suited)
-    if not melds and wilds:
-        melds = 1  # wilds alone form a meld
-    ride = sum(1 for k in kinds if k in _RIDES)
-    plays = melds + max(0, ride - melds) + sum(1 for k in kinds if k in (ROD, GIFT, HIGHEST_SINGLE))
     control = (w["high"] * sum(max(0, c % N_VALUES - 8) for c in suited)
                + w["wild"] * wilds + w["highest_single"] * kinds.count(HIGHEST_SINGLE))
     value = -w["card"] * len(hand) - w["play"] * plays + control

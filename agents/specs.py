@@ -10,7 +10,7 @@ from .base import Agent, RandomAgent
 
 #: Spec forms accepted by :func:`make_agent`.
 VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>", "ismcts:<seconds>s",
-               "ppo:<path to model.zip>")
+               "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -19,7 +19,8 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     Args:
         spec: one of :data:`VALID_SPECS`, e.g. ``"ismcts:200"`` (200 iterations per move) or
             ``"ismcts:0.1s"`` (0.1 s per move). ``"ppo:<path>"`` imports ``train.ppo_agent`` (and torch)
-            only when asked for.
+            only when asked for; ``"learned"`` is the play-scoring model shipped with the package and
+            ``"learned:<path>"`` one written by ``seers train`` (:class:`train.scoring_policy.LearnedAgent`).
         seed: seed of the agent's generator.
 
     Returns:
@@ -54,6 +55,10 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         except ValueError as err:
             raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); valid specs: "
                              f"{', '.join(VALID_SPECS)}") from None
+    elif name == "learned":
+        from train.scoring_policy import LearnedAgent, shipped_model_path  # lazy: torch only when asked for
+
+        agent = LearnedAgent(arg or shipped_model_path(), seed=seed)
     elif name == "ppo" and arg:
         from train.ppo_agent import PPOAgent  # lazy: torch only when asked for
 

@@ -8,7 +8,7 @@ import pytest
 from hidden_info import swap_unseen_cards
 
 from agents import VALID_SPECS, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
-from agents.heuristic import _by_value, fewest_melds, hand_value
+from agents.heuristic import fewest_melds, hand_value
 from seers_env.artifacts import HIGHEST_SINGLE
 from seers_env.cards import WILD, artifact_card, suited_card
 from seers_env.game import Game, GameConfig
@@ -100,7 +100,7 @@ def test_greedy_leads_lowest_cards_and_follows_with_smallest_beating_meld():
 
 def test_fewest_melds_examples():
     def fm(cards):
-        return fewest_melds(tuple(sorted(cards, key=_by_value)))
+        return fewest_melds(cards)
 
     Y, P, S = 0, 1, 2
     assert fm([]) == 0

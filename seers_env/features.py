@@ -1,0 +1,322 @@
+"""Features for play-scoring learners: one state vector per decision, one feature row per legal play.
+
+Learners in the style of DouZero (Zha et al., ICML 2021, Q(s, a) over move features) and PerfectDou
+(Yang et al., NeurIPS 2022, logits over a legal-action feature matrix) score every legal play with one
+shared network. This module gives them their input, built only from what the acting seat may know
+(rules section 3, "Public information"):
+
+* :func:`encode_state` -> float32 ``(STATE_DIM,)``: the seat's observation
+  (:func:`seers_env.observation.observe`, 857), the suited cards it has not seen and the wilds still
+  out (61), and the last :data:`HISTORY_LEN` plays of the round by relative seat (16 x 24, newest first).
+* :func:`encode_plays` -> float32 ``(len(plays), PLAY_DIM)``: one row per play of
+  ``Game.legal_plays()``, in that order, so row ``i`` *is* play ``i`` (every legal play can be chosen,
+  nothing else can; a play that takes several catalogue actions in the AEC env is one row here).
+
+:data:`STATE_LAYOUT` and :data:`PLAY_LAYOUT` list ``(name, offset, length)``; the play rows are:
+
+====================  ======  ===================================================================
+name                  length  content
+====================  ======  ===================================================================
+kind                  4       one-hot: pass / meld / Rod of Reincarnation / Gift of Fate
+meld_type             3       one-hot: Single / Matching Set / Suited Run
+size                  1       meld size / 12
+rank                  1       comparison value in half steps / 27 (highest single: 1)
+margin                1       (rank - rank to beat) / 27 when following, else 0
+suited_spent          1       suited cards spent / 12
+wilds_spent           1       wilds spent
+artifact              8       one-hot: no artifact, then each artifact kind (registry order)
+effect_used           1       1 when the artifact's effect is used
+spent_by_value        12      suited cards spent of each value 2..13
+cards_left            1       cards left in hand / 15 (Rod: after picking up the trick)
+melds_left            1       fewest melds the suited cards left split into (:func:`fewest_melds`) / 8
+plays_left            1       plays still needed: melds, artifacts that cannot ride along, artifact
+                              actions / 8
+wilds_left            1       wilds kept
+artifacts_left        1       artifacts kept
+control_left          1       sum over suited cards kept of max(0, value - 10) / 10
+bonus_left            1       Bonus points of the hand left (section 4; 0 above 5 cards) / 13
+ends_round            1       1 when the hand is empty afterwards (the round ends, section 4)
+enters_bonus          1       1 when this play takes the hand from 6+ to 5 or fewer cards
+in_bonus_after        1       1 when 5 or fewer cards are left
+picked_up             1       Rod: cards taken from the trick / 15
+gift_target_size      1       Gift: the target's hand size / 15
+gift_target           5       Gift: one-hot relative seat of the target
+====================  ======  ===================================================================
+
+Everything here is plain numpy (no RL imports); the feature version :data:`FEATURE_VERSION` changes
+whenever a layout or a meaning changes, and model files record it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
+from .cards import FIRST_ARTIFACT, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, WILD, WILDS_PER_PLAYER
+from .game import Game
+from .observation import MAX_SEATS, OBS_DIM, observe
+from .plays import Play, PlayKind
+from .rulings import HIGHEST_SINGLE_RANK
+from .scoring import BONUS_MAX_CARDS, bonus_points
+from .view import SeatView
+
+#: Version of both layouts; model files record it and refuse another.
+FEATURE_VERSION = 1
+#: Plays of the current round kept in the state's history part (newest first).
+HISTORY_LEN = 16
+HISTORY_ENTRY = 24
+N_KINDS = len(ARTIFACT_KINDS)
+
+_STATE_PARTS = (("observation", OBS_DIM), ("unseen_suited", N_SUITED), ("unseen_wilds", 1),
+                ("history", HISTORY_LEN * HISTORY_ENTRY))
+_PLAY_PARTS = (
+    ("kind", 4), ("meld_type", 3), ("size", 1), ("rank", 1), ("margin", 1), ("suited_spent", 1),
+    ("wilds_spent", 1), ("artifact", 1 + N_KINDS), ("effect_used", 1), ("spent_by_value", N_VALUES),
+    ("cards_left", 1), ("melds_left", 1), ("plays_left", 1), ("wilds_left", 1), ("artifacts_left", 1),
+    ("control_left", 1), ("bonus_left", 1), ("ends_round", 1), ("enters_bonus", 1), ("in_bonus_after", 1),
+    ("picked_up", 1), ("gift_target_size", 1), ("gift_target", MAX_SEATS),
+)
+
+
+def _layout(parts) -> list[tuple[str, int, int]]:
+    out, off = [], 0
+    for name, length in parts:
+        out.append((name, off, length))
+        off += length
+    return out
+
+
+#: ``(name, offset, length)`` of each part of :func:`encode_state`'s vector.
+STATE_LAYOUT: list[tuple[str, int, int]] = _layout(_STATE_PARTS)
+STATE_DIM: int = STATE_LAYOUT[-1][1] + STATE_LAYOUT[-1][2]
+#: ``(name, offset, length)`` of each part of a row of :func:`encode_plays`.
+PLAY_LAYOUT: list[tuple[str, int, int]] = _layout(_PLAY_PARTS)
+PLAY_DIM: int = PLAY_LAYOUT[-1][1] + PLAY_LAYOUT[-1][2]
+_S = {name: off for name, off, _ in STATE_LAYOUT}
+_P = {name: off for name, off, _ in PLAY_LAYOUT}
+
+_RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})  # kinds that can ride along with a meld
+_ACTIONS = frozenset({ROD, GIFT, HIGHEST_SINGLE})  # kinds played alone
+
+
+#: Bit of each suited card in a value-major mask: bit ``5 * (value - 2) + suit``.
+_BIT = tuple((c % N_VALUES) * 5 + c // N_VALUES for c in range(N_SUITED))
+_CONTROL = tuple(max(0, c % N_VALUES - 8) for c in range(N_SUITED))  # value steps above 10
+
+
+def suited_mask(cards) -> int:
+    """Value-major bitmask of the suited cards among ``cards`` (bit ``5 * (value - 2) + suit``)."""
+    m = 0
+    for c in cards:
+        if c < N_SUITED:
+            m |= 1 << _BIT[c]
+    return m
+
+
+@lru_cache(maxsize=1 << 18)
+def fewest_melds_mask(mask: int) -> int:
+    """Fewest Singles, Matching Sets and Suited Runs (rules section 3) covering the cards of a
+    value-major mask (:func:`suited_mask`): exact search on the lowest card, memoised."""
+    if not mask:
+        return 0
+    low = mask & -mask
+    b = low.bit_length() - 1
+    rest = mask ^ low
+    best = 1 + fewest_melds_mask(rest)  # a Single
+    group = rest & (0b11111 << (b - b % 5))  # same value: Matching Sets
+    sub = group
+    while sub:
+        best = min(best, 1 + fewest_melds_mask(rest ^ sub))
+        sub = (sub - 1) & group
+    run, nb = 0, b + 5  # same suit, next values: Suited Runs
+    while nb < 5 * N_VALUES and rest >> nb & 1:
+        run |= 1 << nb
+        best = min(best, 1 + fewest_melds_mask(rest ^ run))
+        nb += 5
+    return best
+
+
+def fewest_melds(suited) -> int:
+    """Fewest Singles, Matching Sets and Suited Runs (rules section 3) that cover the suited cards.
+
+    Args:
+        suited: suited card ids (0..59), any order (other cards are ignored).
+
+    Returns:
+        The minimum number of melds (exact, memoised; wilds and artifacts not counted).
+    """
+    return fewest_melds_mask(suited_mask(suited))
+
+
+def plays_needed(hand) -> tuple[int, int]:
+    """``(melds, plays)``: the fewest melds the suited cards split into, and the plays the whole hand
+    still needs (those melds, one for wilds alone, one per artifact that cannot ride along with them,
+    one per artifact played alone: Rod, Gift, Highest Single; section 6)."""
+    melds = fewest_melds_mask(suited_mask(hand))
+    wilds = ride = alone = 0
+    for c in hand:
+        if c == WILD:
+            wilds += 1
+        elif c > WILD:
+            k = c - FIRST_ARTIFACT
+            if k in _RIDES:
+                ride += 1
+            elif k in _ACTIONS:
+                alone += 1
+    base = melds if melds or not wilds else 1  # wilds alone form a meld
+    return melds, base + max(0, ride - base) + alone
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_left_features(hand_left: tuple[int, ...], before: int) -> tuple[float, ...]:
+    melds, plays = plays_needed(hand_left)
+    n = len(hand_left)
+    wilds = arts = control = 0
+    for c in hand_left:
+        if c < N_SUITED:
+            control += _CONTROL[c]
+        elif c == WILD:
+            wilds += 1
+        else:
+            arts += 1
+    return (n / 15.0, melds / 8.0, plays / 8.0, float(wilds), float(arts), control / 10.0,
+            bonus_points(hand_left) / 13.0, float(n == 0),
+            float(before > BONUS_MAX_CARDS >= n), float(n <= BONUS_MAX_CARDS))
+
+
+def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
+    """One feature row per play: float32 ``(len(plays), PLAY_DIM)``, layout in the module docstring.
+
+    Args:
+        view: the acting seat's view (its hand, the trick, hand sizes).
+        plays: the plays to encode; default ``view.legal_plays()`` (row ``i`` is play ``i``).
+
+    Returns:
+        A new array (never shared with the game).
+
+    Raises:
+        ValueError: a play spends cards the seat does not hold.
+    """
+    game: Game = view._game
+    seat = view.seat
+    if plays is None:
+        plays = view.legal_plays()
+    hand = game.hands[seat]
+    n = game.n_players
+    top = game.top
+    top_rank = top[2] if top is not None else 0
+    out = np.zeros((len(plays), PLAY_DIM), dtype=np.float32)
+    cache: dict[tuple, tuple[float, ...]] = {}
+    trick_cards: list[int] | None = None
+    left_off = _P["cards_left"]
+    for i, p in enumerate(plays):
+        row = out[i]
+        kind = p.kind
+        row[_P["kind"] + kind] = 1.0
+        key = (p.suited, p.wilds, p.artifact, kind)
+        left = cache.get(key)
+        if left is None:
+            rest = list(hand)
+            try:
+                for c in p.cards():
+                    rest.remove(c)
+            except ValueError:
+                raise ValueError(f"play {p!r} spends cards that seat {seat} does not hold "
+                                 f"(hand {hand})") from None
+            if kind == PlayKind.ROD:
+                if trick_cards is None:
+                    trick_cards = game.trick_cards()
+                rest = sorted(rest + trick_cards)
+            left = cache[key] = _hand_left_features(tuple(rest), min(len(hand), BONUS_MAX_CARDS + 1))
+        row[left_off:left_off + len(left)] = left
+        if kind == PlayKind.MELD:
+            row[_P["meld_type"] + p.meld_type - 1] = 1.0
+            row[_P["size"]] = p.size / 12.0
+            row[_P["rank"]] = 1.0 if p.rank >= HIGHEST_SINGLE_RANK else p.rank / 27.0
+            if top is not None:
+                row[_P["margin"]] = (min(p.rank, 28) - min(top_rank, 28)) / 27.0
+            row[_P["suited_spent"]] = len(p.suited) / 12.0
+            row[_P["wilds_spent"]] = p.wilds
+            for c in p.suited:
+                row[_P["spent_by_value"] + c % N_VALUES] += 1.0
+        elif kind == PlayKind.ROD:
+            if trick_cards is None:
+                trick_cards = game.trick_cards()
+            row[_P["picked_up"]] = len(trick_cards) / 15.0
+        elif kind == PlayKind.GIFT:
+            row[_P["gift_target_size"]] = len(game.hands[p.target]) / 15.0
+            row[_P["gift_target"] + (p.target - seat) % n] = 1.0
+        row[_P["artifact"] + p.artifact + 1] = 1.0
+        row[_P["effect_used"]] = p.effect_used
+    return out
+
+
+def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
+    """Suited cards of this round's deck that ``seat`` has not seen, and wilds not yet seen."""
+    n = game.n_players
+    _, max_value, _ = SETUP_BY_PLAYERS[n]
+    seen = np.zeros(N_SUITED + 1, dtype=np.int16)
+    for c in game.hands[seat]:
+        if c <= WILD:
+            seen[c] += 1
+    for s in range(n):
+        for c in game.played[s]:
+            if c <= WILD:
+                seen[c] += 1
+        if s != seat:
+            for c in game.known[s]:
+                if c <= WILD:
+                    seen[c] += 1
+    unseen = [suit * N_VALUES + v for suit in game.suits for v in range(max_value - 1)
+              if not seen[suit * N_VALUES + v]]
+    return unseen, max(0, n * WILDS_PER_PLAYER - int(seen[WILD]))
+
+
+def encode_state(view: SeatView) -> np.ndarray:
+    """The acting seat's state: float32 ``(STATE_DIM,)``, parts in :data:`STATE_LAYOUT`.
+
+    ``observation`` is :func:`seers_env.observation.observe` without a pending decision;
+    ``unseen_suited`` marks the suited cards of this round's deck that the seat has not seen (not in its
+    hand, not played, not publicly picked up; rules section 3), ``unseen_wilds`` counts wilds not seen /
+    5; ``history`` holds the round's last :data:`HISTORY_LEN` plays, newest first, each as
+    ``[present, relative seat one-hot (5), kind one-hot (4), meld type one-hot (3), size / 12,
+    rank / 27, wilds, artifact kind one-hot (7), effect used]``.
+    """
+    game: Game = view._game
+    seat = view.seat
+    n = game.n_players
+    vec = np.zeros(STATE_DIM, dtype=np.float32)
+    vec[:OBS_DIM] = observe(game, seat)
+    unseen, wilds = _unseen(game, seat)
+    vec[_S["unseen_suited"] + np.asarray(unseen, dtype=np.intp)] = 1.0
+    vec[_S["unseen_wilds"]] = wilds / 5.0
+    base = _S["history"]
+    k = 0
+    events = game.events
+    for j in range(len(events) - 1, -1, -1):
+        ev = events[j]
+        if ev["event"] == "deal" or k >= HISTORY_LEN:
+            break
+        if ev["event"] != "play":
+            continue
+        p = ev["play"]
+        o = base + k * HISTORY_ENTRY
+        vec[o] = 1.0
+        vec[o + 1 + (ev["seat"] - seat) % n] = 1.0
+        vec[o + 6 + p["kind"]] = 1.0
+        if p["meld_type"]:
+            vec[o + 9 + p["meld_type"]] = 1.0
+        vec[o + 13] = p["size"] / 12.0
+        vec[o + 14] = 1.0 if p["rank"] >= HIGHEST_SINGLE_RANK else p["rank"] / 27.0
+        vec[o + 15] = p["wilds"]
+        if p["artifact"] >= 0:
+            vec[o + 16 + p["artifact"]] = 1.0
+        vec[o + 23] = p["effect_used"]
+        k += 1
+    return vec
+
+
+__all__ = ["FEATURE_VERSION", "HISTORY_LEN", "PLAY_DIM", "PLAY_LAYOUT", "STATE_DIM", "STATE_LAYOUT",
+           "encode_plays", "encode_state", "fewest_melds", "fewest_melds_mask", "plays_needed", "suited_mask"]

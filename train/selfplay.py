@@ -1,0 +1,567 @@
+"""Self-play PPO for the play-scoring policy: one readable file, in the style of CleanRL.
+
+Algorithm (PPO: Schulman et al. 2017, with GAE: Schulman et al. 2016; all-seat self-play as in the
+Big Two and SCOUT PPO agents; a privileged critic as in PerfectDou, Yang et al. NeurIPS 2022):
+
+1. **Warm start** (:func:`imitate`): a teacher (``heuristic`` by default, or ``ismcts:<budget>`` for
+   expert iteration, Anthony et al. NeurIPS 2017) plays games; the policy is trained by cross-entropy to
+   pick the teacher's play among the legal plays, and the critic to predict the round's reward.
+2. **Self-play rollouts** (:class:`Actor`): ``games_in_flight`` games are played in lockstep; at each
+   step the decisions of all games are scored in *one* batched forward pass. Every seat is played by the
+   current policy (optionally a fraction of seats by baseline agents), and every seat's decision with
+   more than one legal play is a training sample, so a game gives n-fold data. Decisions with a single
+   legal play are applied without the network. A rollout plays every game to the end of its current
+   round. ``actors`` worker processes each run their own games with a copy of the weights.
+3. **Reward**: at the end of each round, each seat receives its round score minus the mean round score
+   of the others (rules section 5), / 10, on its last decision of the round. Rounds are independent
+   under this reward, so a round is an episode for GAE (``gamma``, ``gae_lambda``).
+4. **Update** (:func:`ppo_update`): clipped PPO over the rollout, ``epochs`` passes of ``minibatch``
+   decisions, log-probabilities by a softmax over each decision's legal plays
+   (:func:`~train.scoring_policy.segment_log_softmax`).
+
+Every hyperparameter is a field of :class:`SelfPlayConfig` and a flag of ``seers train``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from agents.base import Agent
+from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+from seers_env.features import encode_plays, encode_state
+from seers_env.game import Game, GameConfig
+from seers_env.view import SeatView
+
+from .scoring_policy import (HIDDEN_DIM, ModelInfo, NetConfig, PlayScoringNet, hidden_hands,
+                             segment_log_softmax)
+
+REWARD_SCALE = 10.0  # points per reward unit
+
+
+@dataclass
+class SelfPlayConfig:
+    """Hyperparameters of :func:`train_selfplay` (each is a ``seers train`` flag of the same name).
+
+    Attributes:
+        n_players: players per game (2..5).
+        artifact_deck: artifact kind keys; ``()`` for the variant without artifacts.
+        seed: seed of everything (games, sampling, network initialisation).
+        minutes: wall-clock budget of the PPO phase, in minutes (``None``: use ``decisions``).
+        decisions: budget of the PPO phase in training decisions (used when ``minutes`` is ``None``).
+        games_in_flight: games played in lockstep per actor.
+        actors: rollout worker processes (0: collect in the learner's process).
+        lr: Adam learning rate.
+        epochs: PPO passes over each rollout.
+        minibatch: decisions per gradient step.
+        clip: PPO clipping range.
+        ent_coef: entropy bonus weight.
+        vf_coef: value loss weight.
+        gamma: discount per decision (within a round).
+        gae_lambda: GAE lambda.
+        max_grad_norm: gradient clipping norm.
+        baseline_seats: fraction of seats (per game and round) played by ``baseline`` instead of the
+            policy; their decisions are not trained on.
+        baseline: agent spec of those seats.
+        teacher: agent spec imitated in the warm start (``heuristic``, ``ismcts:<budget>``).
+        imitation_samples: teacher decisions collected for the warm start (0 skips it).
+        imitation_epochs: passes over those decisions.
+        hidden, embed: network sizes (:class:`~train.scoring_policy.NetConfig`).
+        privileged_critic: the critic also sees every hand (training only).
+        threads: torch threads of the learner.
+    """
+
+    n_players: int = 4
+    artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK
+    seed: int = 0
+    minutes: float | None = 9.0
+    decisions: int | None = None
+    games_in_flight: int = 32
+    actors: int = 2
+    lr: float = 3e-4
+    epochs: int = 3
+    minibatch: int = 1024
+    clip: float = 0.2
+    ent_coef: float = 0.003
+    vf_coef: float = 0.5
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    max_grad_norm: float = 0.5
+    baseline_seats: float = 0.0
+    baseline: str = "heuristic"
+    teacher: str = "heuristic"
+    imitation_samples: int = 40_000
+    imitation_epochs: int = 4
+    hidden: int = 256
+    embed: int = 128
+    privileged_critic: bool = True
+    threads: int = 2
+
+    def game_config(self) -> GameConfig:
+        return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
+
+    def net_config(self) -> NetConfig:
+        return NetConfig(hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic)
+
+    def model_info(self, trained_with: str = "") -> ModelInfo:
+        return ModelInfo(n_players=[self.n_players], artifact_deck=list(self.artifact_deck),
+                         algorithm="selfplay-ppo", trained_with=trained_with)
+
+
+# --- samples ------------------------------------------------------------------------------------------
+@dataclass
+class Batch:
+    """Training decisions, stacked.
+
+    Attributes:
+        states: float32 ``(N, STATE_DIM)``; ``hidden``: float32 ``(N, HIDDEN_DIM)``;
+        plays: float32 ``(R, PLAY_DIM)``, the legal plays of all decisions; ``offsets``: int64
+        ``(N + 1,)``, decision ``i`` owns rows ``offsets[i]:offsets[i+1]``; ``actions``: int64 ``(N,)``,
+        the chosen row within the decision; ``logp``, ``values``, ``rewards``: float32 ``(N,)``;
+        ``done``: bool ``(N,)``, the decision is its seat's last of the round (an episode end).
+    """
+
+    states: np.ndarray
+    hidden: np.ndarray
+    plays: np.ndarray
+    offsets: np.ndarray
+    actions: np.ndarray
+    logp: np.ndarray
+    values: np.ndarray
+    rewards: np.ndarray
+    done: np.ndarray
+    traj: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # trajectory id per decision
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def concat_batches(batches: list[Batch]) -> Batch:
+    """One :class:`Batch` from several (offsets and trajectory ids renumbered)."""
+    offs, rows, traj, tbase = [np.zeros(1, np.int64)], 0, [], 0
+    for b in batches:
+        offs.append(b.offsets[1:] + rows)
+        rows += int(b.offsets[-1])
+        traj.append(b.traj + tbase)
+        tbase += int(b.traj.max()) + 1 if len(b.traj) else 0
+    cat = np.concatenate
+    return Batch(cat([b.states for b in batches]), cat([b.hidden for b in batches]),
+                 cat([b.plays for b in batches]), cat(offs), cat([b.actions for b in batches]),
+                 cat([b.logp for b in batches]), cat([b.values for b in batches]),
+                 cat([b.rewards for b in batches]), cat([b.done for b in batches]), cat(traj))
+
+
+def forward_batch(net: PlayScoringNet, states: list[np.ndarray], plays: list[np.ndarray],
+                  hidden: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """Score the legal plays of several decisions in one forward pass (no gradient).
+
+    Returns: per decision, its plays' logits (float32 ``(n_i,)``), and the values float32 ``(B,)``."""
+    sizes = [len(p) for p in plays]
+    seg = torch.from_numpy(np.repeat(np.arange(len(plays)), sizes))
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(np.stack(states)), torch.from_numpy(np.concatenate(plays)),
+                             seg, torch.from_numpy(np.stack(hidden)) if hidden is not None else None)
+    logits = logits.numpy()
+    cuts = np.cumsum(sizes)[:-1]
+    return np.split(logits, cuts), values.numpy()
+
+
+class Actor:
+    """Plays ``games_in_flight`` games in lockstep with the current policy and returns training samples.
+
+    Games persist between calls: each :meth:`collect` plays every game to the end of its current round.
+    """
+
+    def __init__(self, cfg: SelfPlayConfig, seed: int, net: PlayScoringNet | None = None):
+        self.cfg = cfg
+        self.rng = np.random.default_rng(seed)
+        self.net = net if net is not None else PlayScoringNet(cfg.net_config())
+        self.games = [self._new_game() for _ in range(cfg.games_in_flight)]
+        self.baseline_agent: Agent | None = None
+        if cfg.baseline_seats > 0:
+            from agents.specs import make_agent
+
+            self.baseline_agent = make_agent(cfg.baseline, seed=int(self.rng.integers(2**31)))
+        self.rounds_played = 0
+        self.decisions = 0  # every decision, forced ones included
+
+    def _new_game(self) -> Game:
+        return Game(self.cfg.game_config(), seed=int(self.rng.integers(2**62)))
+
+    def collect(self) -> Batch:
+        """Play every game to the end of its current round; return the policy seats' decisions."""
+        cfg, net, rng = self.cfg, self.net, self.rng
+        n = cfg.n_players
+        states, hidden, plays, actions, logps, values = [], [], [], [], [], []
+        rewards: list[float] = []
+        done: list[bool] = []
+        traj: list[int] = []
+        last: dict[tuple[int, int], int] = {}  # (game, seat) -> index of its latest decision
+        traj_id: dict[tuple[int, int], int] = {}
+        active = list(range(len(self.games)))
+        baseline = {g: [bool(rng.random() < cfg.baseline_seats) for _ in range(n)] for g in active}
+        for g in active:  # keep at least one policy seat per game
+            if all(baseline[g]):
+                baseline[g][int(rng.integers(n))] = False
+        while active:
+            pending: list[tuple[int, SeatView, list]] = []
+            still = []
+            for g in active:
+                game = self.games[g]
+                seat = game.current
+                legal = game.legal_plays()
+                view = SeatView(game, seat)
+                if baseline[g][seat]:
+                    result = game.apply(self.baseline_agent.act(view))
+                elif len(legal) == 1:
+                    result = game.apply(legal[0])
+                else:
+                    pending.append((g, view, legal))
+                    still.append(g)
+                    continue
+                self.decisions += 1
+                if self._after(g, result, last, rewards, done, baseline[g]):
+                    still.append(g)
+            if pending:
+                st = [encode_state(v) for _, v, _ in pending]
+                pl = [encode_plays(v, legal) for _, v, legal in pending]
+                hd = [hidden_hands(v._game, v.seat) for _, v, _ in pending]
+                logits, vals = forward_batch(net, st, pl, hd if cfg.privileged_critic else None)
+                for i, (g, view, legal) in enumerate(pending):
+                    lg = logits[i].astype(np.float64)
+                    p = np.exp(lg - lg.max())
+                    p /= p.sum()
+                    a = int(rng.choice(len(legal), p=p))
+                    key = (g, view.seat)
+                    if key not in traj_id:
+                        traj_id[key] = len(traj_id)
+                    last[key] = len(actions)
+                    states.append(st[i])
+                    hidden.append(hd[i])
+                    plays.append(pl[i])
+                    actions.append(a)
+                    logps.append(float(np.log(p[a] + 1e-12)))
+                    values.append(float(vals[i]))
+                    rewards.append(0.0)
+                    done.append(False)
+                    traj.append(traj_id[key])
+                    self.decisions += 1
+                    result = view._game.apply(legal[a])
+                    if not self._after(g, result, last, rewards, done, baseline[g]):
+                        still.remove(g)
+            active = still
+        offsets = np.zeros(len(plays) + 1, np.int64)
+        offsets[1:] = np.cumsum([len(p) for p in plays])
+        return Batch(np.stack(states) if states else np.zeros((0, net.cfg.state_dim), np.float32),
+                     np.stack(hidden) if hidden else np.zeros((0, HIDDEN_DIM), np.float32),
+                     np.concatenate(plays) if plays else np.zeros((0, net.cfg.play_dim), np.float32),
+                     offsets, np.asarray(actions, np.int64), np.asarray(logps, np.float32),
+                     np.asarray(values, np.float32), np.asarray(rewards, np.float32),
+                     np.asarray(done, bool), np.asarray(traj, np.int64))
+
+    def _after(self, g: int, result, last: dict, rewards: list, done: list, baseline: list[bool]) -> bool:
+        """Book a round's rewards when it ended; returns whether game ``g`` goes on in this rollout."""
+        if result.round_scores is None:
+            return True
+        scores = result.round_scores
+        n = len(scores)
+        total = sum(scores)
+        for seat in range(n):
+            i = last.pop((g, seat), None)
+            if i is not None:
+                rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / REWARD_SCALE
+                done[i] = True
+        self.rounds_played += 1
+        if result.game_over:
+            self.games[g] = self._new_game()
+        return False
+
+
+def advantages(batch: Batch, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """GAE advantages and returns per decision, float32 ``(N,)`` each, over each trajectory (one seat's
+    decisions in one round, in order; the episode ends at ``done``)."""
+    adv = np.zeros(len(batch), np.float32)
+    order = np.lexsort((np.arange(len(batch)), batch.traj))
+    nxt_value, nxt_adv, prev_traj = 0.0, 0.0, -1
+    for i in order[::-1]:
+        if batch.traj[i] != prev_traj or batch.done[i]:
+            nxt_value, nxt_adv = 0.0, 0.0
+            prev_traj = batch.traj[i]
+        delta = batch.rewards[i] + gamma * nxt_value - batch.values[i]
+        nxt_adv = delta + gamma * lam * nxt_adv
+        adv[i] = nxt_adv
+        nxt_value = batch.values[i]
+    return adv, adv + batch.values
+
+
+def _minibatch_tensors(batch: Batch, idx: np.ndarray):
+    starts, ends = batch.offsets[idx], batch.offsets[idx + 1]
+    sizes = ends - starts
+    rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)])
+    seg = np.repeat(np.arange(len(idx)), sizes)
+    chosen = np.cumsum(sizes) - sizes + batch.actions[idx]
+    t = torch.from_numpy
+    return (t(batch.states[idx]), t(batch.plays[rows]), t(seg), t(batch.hidden[idx]), t(chosen))
+
+
+def ppo_update(net: PlayScoringNet, opt: torch.optim.Optimizer, batch: Batch, cfg: SelfPlayConfig,
+               rng: np.random.Generator) -> dict[str, float]:
+    """Clipped PPO on one rollout (module docstring). Returns mean losses, entropy and clip fraction."""
+    adv, ret = advantages(batch, cfg.gamma, cfg.gae_lambda)
+    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "clip_frac": 0.0, "approx_kl": 0.0}
+    steps = 0
+    n = len(batch)
+    for _ in range(cfg.epochs):
+        perm = rng.permutation(n)
+        for start in range(0, n, cfg.minibatch):
+            idx = np.sort(perm[start:start + cfg.minibatch])
+            states, plays, seg, hidden, chosen = _minibatch_tensors(batch, idx)
+            logits, values = net(states, plays, seg, hidden)
+            logp_all = segment_log_softmax(logits, seg, len(idx))
+            logp = logp_all[chosen]
+            entropy = -torch.zeros(len(idx)).index_add(0, seg, logp_all.exp() * logp_all)
+            a = torch.from_numpy(adv[idx])
+            a = (a - a.mean()) / (a.std() + 1e-8) if len(idx) > 1 else a
+            ratio = (logp - torch.from_numpy(batch.logp[idx])).exp()
+            pg = -torch.min(ratio * a, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * a).mean()
+            vl = 0.5 * (values - torch.from_numpy(ret[idx])).pow(2).mean()
+            loss = pg + cfg.vf_coef * vl - cfg.ent_coef * entropy.mean()
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            with torch.no_grad():
+                stats["policy_loss"] += float(pg)
+                stats["value_loss"] += float(vl)
+                stats["entropy"] += float(entropy.mean())
+                stats["clip_frac"] += float(((ratio - 1).abs() > cfg.clip).float().mean())
+                stats["approx_kl"] += float((ratio - 1 - ratio.log()).mean())
+            steps += 1
+    return {k: v / max(steps, 1) for k, v in stats.items()}
+
+
+# --- imitation warm start -------------------------------------------------------------------------------
+def teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch:
+    """Decisions of the teacher (``cfg.teacher``) playing every seat, with more than one legal play:
+    the chosen row as ``actions``, and each seat's round reward on every one of its decisions of the
+    round as ``rewards`` (the critic's target)."""
+    from agents.specs import make_agent
+
+    rng = np.random.default_rng(seed)
+    teacher = make_agent(cfg.teacher, seed=int(rng.integers(2**31)))
+    states, hidden, plays, actions, owner = [], [], [], [], []
+    rewards: list[float] = []
+    round_start = 0
+    while len(actions) < samples:
+        game = Game(cfg.game_config(), seed=int(rng.integers(2**62)))
+        while not game.game_over:
+            seat = game.current
+            view = SeatView(game, seat)
+            legal = game.legal_plays()
+            play = teacher.act(view)
+            if len(legal) > 1:
+                states.append(encode_state(view))
+                hidden.append(hidden_hands(game, seat))
+                plays.append(encode_plays(view, legal))
+                actions.append(next(i for i, p in enumerate(legal) if p[:8] == play[:8]))
+                owner.append(seat)
+                rewards.append(0.0)
+            result = game.apply(play)
+            if result.round_scores is not None:
+                sc = result.round_scores
+                n = len(sc)
+                tot = sum(sc)
+                for i in range(round_start, len(actions)):
+                    rewards[i] = (sc[owner[i]] - (tot - sc[owner[i]]) / (n - 1)) / REWARD_SCALE
+                round_start = len(actions)
+    k = round_start  # only decisions of finished rounds (their reward is known)
+    offsets = np.zeros(k + 1, np.int64)
+    offsets[1:] = np.cumsum([len(p) for p in plays[:k]])
+    z = np.zeros(k, np.float32)
+    return Batch(np.stack(states[:k]), np.stack(hidden[:k]), np.concatenate(plays[:k]), offsets,
+                 np.asarray(actions[:k], np.int64), z, z, np.asarray(rewards[:k], np.float32),
+                 np.ones(k, bool), np.arange(k, dtype=np.int64))
+
+
+def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs: int, minibatch: int,
+            rng: np.random.Generator, log: Callable[[str], None] = print) -> dict[str, float]:
+    """Behaviour cloning: cross-entropy on the teacher's play among the legal plays, plus the critic's
+    squared error on the round reward. Returns the last epoch's loss and accuracy."""
+    n = len(data)
+    out: dict[str, float] = {}
+    for epoch in range(epochs):
+        perm = rng.permutation(n)
+        ce_sum, acc_sum, steps = 0.0, 0.0, 0
+        for start in range(0, n, minibatch):
+            idx = np.sort(perm[start:start + minibatch])
+            states, plays, seg, hidden, chosen = _minibatch_tensors(data, idx)
+            logits, values = net(states, plays, seg, hidden)
+            logp = segment_log_softmax(logits, seg, len(idx))
+            ce = -logp[chosen].mean()
+            vl = 0.5 * (values - torch.from_numpy(data.rewards[idx])).pow(2).mean()
+            loss = ce + 0.5 * vl
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                top = torch.full((len(idx),), -torch.inf).scatter_reduce(0, seg, logits, "amax")
+                acc_sum += float((logits[chosen] >= top).float().mean())
+            ce_sum += float(ce)
+            steps += 1
+        out = {"imitation_loss": ce_sum / steps, "imitation_accuracy": acc_sum / steps}
+        log(f"imitation epoch {epoch + 1}/{epochs}: loss {out['imitation_loss']:.3f}, "
+            f"teacher's play top-scored {100 * out['imitation_accuracy']:.1f}%")
+    return out
+
+
+# --- actors in worker processes -----------------------------------------------------------------------
+def _actor_main(conn, cfg: SelfPlayConfig, seed: int) -> None:
+    torch.set_num_threads(1)
+    actor = Actor(cfg, seed)
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            break
+        if msg[0] == "collect":
+            actor.net.load_state_dict(msg[1])
+            batch = actor.collect()
+            conn.send((batch, actor.decisions, actor.rounds_played))
+        elif msg[0] == "teacher":
+            conn.send(teacher_samples(cfg, msg[1], msg[2]))
+
+
+class ActorPool:
+    """``n`` :class:`Actor` processes (or one in-process actor when ``n == 0``), seeded from ``seed``."""
+
+    def __init__(self, cfg: SelfPlayConfig, seed: int, n: int, net: PlayScoringNet):
+        seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(max(n, 1))]
+        self.local = Actor(cfg, seeds[0], net) if n == 0 else None
+        self.cfg = cfg
+        self.conns, self.procs = [], []
+        ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
+        for i in range(n):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_actor_main, args=(child, cfg, seeds[i]), daemon=True)
+            proc.start()
+            self.conns.append(parent)
+            self.procs.append(proc)
+        self.decisions = 0
+        self.rounds = 0
+
+    def collect(self, net: PlayScoringNet) -> Batch:
+        if self.local is not None:
+            batch = self.local.collect()
+            self.decisions, self.rounds = self.local.decisions, self.local.rounds_played
+            return batch
+        sd = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        for c in self.conns:
+            c.send(("collect", sd))
+        out = [c.recv() for c in self.conns]
+        self.decisions = sum(o[1] for o in out)
+        self.rounds = sum(o[2] for o in out)
+        return concat_batches([o[0] for o in out])
+
+    def teacher(self, samples: int, seed: int) -> Batch:
+        if self.local is not None or not self.conns:
+            return teacher_samples(self.cfg, samples, seed)
+        seeds = np.random.SeedSequence(seed).spawn(len(self.conns))
+        share = -(-samples // len(self.conns))
+        for c, s in zip(self.conns, seeds):
+            c.send(("teacher", share, int(s.generate_state(1)[0])))
+        return concat_batches([c.recv() for c in self.conns])
+
+    def close(self) -> None:
+        for c in self.conns:
+            try:
+                c.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for p in self.procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+
+
+def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
+                   log: Callable[[str], None] = print, progress_every: float = 10.0,
+                   on_iteration: Callable[[int, PlayScoringNet, dict[str, Any]], None] | None = None,
+                   ) -> tuple[PlayScoringNet, dict[str, Any]]:
+    """Warm start, then self-play PPO within the budget (module docstring).
+
+    Args:
+        cfg: hyperparameters.
+        out_path: where to save the model (``.pt``), or ``None``.
+        log: where progress lines go (one line every ``progress_every`` seconds at most).
+        on_iteration: called after each update with ``(iteration, net, stats)``.
+
+    Returns:
+        The trained network and a summary dict (decisions, rounds, rates, last statistics).
+    """
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(max(1, cfg.threads))
+    rng = np.random.default_rng(cfg.seed)
+    net = PlayScoringNet(cfg.net_config())
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+    pool = ActorPool(cfg, int(rng.integers(2**62)), cfg.actors, net)
+    summary: dict[str, Any] = {"config": asdict(cfg)}
+    try:
+        t0 = time.perf_counter()
+        if cfg.imitation_samples > 0:
+            log(f"warm start: {cfg.imitation_samples} decisions of {cfg.teacher} ...")
+            data = pool.teacher(cfg.imitation_samples, int(rng.integers(2**62)))
+            t_data = time.perf_counter() - t0
+            log(f"  collected {len(data)} decisions in {t_data:.0f} s")
+            summary.update(imitate(net, opt, data, cfg.imitation_epochs, 512, rng, log))
+            summary["imitation_seconds"] = time.perf_counter() - t0
+            del data
+        start = time.perf_counter()
+        deadline = start + 60 * cfg.minutes if cfg.minutes is not None else None
+        budget = cfg.decisions if cfg.minutes is None else None
+        trained, it, last_log, stats = 0, 0, start, {}
+        while True:
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
+            if budget is not None and trained >= budget:
+                break
+            net.eval()
+            batch = pool.collect(net)
+            net.train()
+            stats = ppo_update(net, opt, batch, cfg, rng)
+            trained += len(batch)
+            it += 1
+            now = time.perf_counter()
+            stats.update(iteration=it, train_decisions=trained, all_decisions=pool.decisions,
+                         rounds=pool.rounds, seconds=now - start,
+                         decisions_per_s=pool.decisions / max(now - start, 1e-9),
+                         mean_abs_reward=float(np.abs(batch.rewards[batch.done]).mean())
+                         if batch.done.any() else 0.0)
+            if on_iteration is not None:
+                on_iteration(it, net, stats)
+            if now - last_log >= progress_every:
+                last_log = now
+                if deadline is not None:
+                    eta = f"{max(0.0, deadline - now) / 60:.1f} min left"
+                else:
+                    eta = f"{trained}/{budget} decisions"
+                log(f"iter {it:4d} | {pool.decisions:9,d} decisions ({stats['decisions_per_s']:,.0f}/s, "
+                    f"{trained:,d} trained) | {pool.rounds:6,d} rounds | entropy {stats['entropy']:.2f} "
+                    f"| {eta}")
+        summary.update(ppo_seconds=time.perf_counter() - start, iterations=it, train_decisions=trained,
+                       all_decisions=pool.decisions, rounds=pool.rounds,
+                       decisions_per_s=pool.decisions / max(time.perf_counter() - start, 1e-9),
+                       last=stats)
+    finally:
+        pool.close()
+    net.eval()
+    if out_path is not None:
+        from .scoring_policy import save_policy
+
+        save_policy(net, cfg.model_info(), out_path)
+    return net, summary

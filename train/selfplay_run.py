@@ -1,0 +1,157 @@
+"""A ``seers train`` run of the self-play learner (:mod:`train.selfplay`): run folder, logs, evaluation.
+
+One call of :func:`run_selfplay` makes::
+
+    runs/<name>/
+        config.json    the SelfPlayConfig and the evaluation settings
+        model.pt       the trained policy (agent spec ``learned:runs/<name>/model.pt``), with its
+                       ModelInfo (players, artifact deck, feature version)
+        tb/            TensorBoard logs (``tensorboard --logdir runs``), when tensorboard is installed
+        eval.json      the final duplicate tournament (learned agent vs the baselines)
+        summary.json   throughput, losses, the paired difference from each baseline
+
+The final evaluation is a duplicate tournament (:func:`agents.tournament.run_tournament`) on deals drawn
+from ``eval_seed``, a seed sequence apart from the training games', so the agent never trained on them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .selfplay import SelfPlayConfig, train_selfplay
+
+DEFAULT_FINAL_SPECS = ("heuristic",)
+
+
+@dataclass
+class SelfPlayRunResult:
+    """What :func:`run_selfplay` returns: the run folder, the model path, the final tournaments
+    (``(label, TournamentResult)``), the paired differences and the summary dict."""
+
+    run_dir: Path
+    model_path: Path
+    evaluation: list[tuple[str, Any]] = field(default_factory=list)
+    paired: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
+
+
+def paired_difference(result, agent: str, baseline_spec: str) -> dict[str, Any]:
+    """Per-deal paired difference of ``agent``'s game score from the mean score of the seats played by
+    ``baseline_spec`` in the same game, averaged over the deal's seat rotations; mean over deals with a
+    95% normal interval. A difference whose interval holds 0 is a tie.
+
+    Returns: ``{"agent", "baseline", "deals", "mean", "low", "high", "verdict"}`` (``low``/``high``
+    ``None`` with one deal)."""
+    per_deal: dict[int, list[float]] = {}
+    for g in result.games:
+        seats = g["seats"]
+        mine = [g["totals"][i] for i, s in enumerate(seats) if s == agent]
+        base = [g["totals"][i] for i, s in enumerate(seats)
+                if s != agent and result.specs[result.labels.index(s)] == baseline_spec]
+        if mine and base:
+            per_deal.setdefault(g["deal"], []).append(float(np.mean(mine) - np.mean(base)))
+    diffs = np.array([np.mean(v) for _, v in sorted(per_deal.items())])
+    out: dict[str, Any] = {"agent": agent, "baseline": baseline_spec, "deals": int(len(diffs)),
+                           "mean": float(diffs.mean()) if len(diffs) else None, "low": None, "high": None,
+                           "verdict": "n/a"}
+    if len(diffs) > 1:
+        half = 1.96 * float(diffs.std(ddof=1)) / np.sqrt(len(diffs))
+        out["low"], out["high"] = out["mean"] - half, out["mean"] + half
+        out["verdict"] = "better" if out["low"] > 0 else "worse" if out["high"] < 0 else "tie"
+    return out
+
+
+def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_games: int = 200,
+                 final_specs: tuple[str, ...] = DEFAULT_FINAL_SPECS, eval_seed: int = 1_000_003,
+                 workers: int = 2, force: bool = False, echo: Callable[[str], None] = print,
+                 progress_every: float = 15.0) -> SelfPlayRunResult:
+    """Train with :func:`~train.selfplay.train_selfplay`, save, evaluate; module docstring.
+
+    Args:
+        cfg: the learner's hyperparameters.
+        out, name: the run folder is ``out/name`` (``name`` default: a time stamp).
+        final_games: deals of each final duplicate tournament (0: none).
+        final_specs: baseline specs; each tournament seats the learned agent against ``n_players - 1``
+            copies of one baseline.
+        eval_seed: seed of the evaluation deals.
+        workers: processes of the evaluation tournaments.
+        force: reuse an existing run folder (its files are overwritten).
+        echo: where progress lines go.
+
+    Raises:
+        ValueError: bad settings or baseline specs, or an existing run folder without ``force``
+            (checked before any training).
+    """
+    from agents.specs import make_agent
+    from agents.tournament import run_tournament
+
+    from .scoring_policy import LearnedAgent
+
+    for spec in (cfg.baseline, cfg.teacher, *final_specs):
+        make_agent(spec)  # ValueError on a bad spec, before any work
+    cfg.game_config()  # validates players and deck
+    if final_games < 0:
+        raise ValueError(f"final_games={final_games!r} must be >= 0")
+    run_dir = Path(out) / (name or time.strftime("selfplay_%Y%m%d_%H%M%S"))
+    if run_dir.exists() and any(run_dir.iterdir()) and not force:
+        raise ValueError(f"run folder {str(run_dir)!r} already exists; choose another --name or pass --force")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    command = " ".join(shlex.quote(a) for a in sys.argv) if sys.argv else ""
+    _write_json(run_dir / "config.json", {"algo": "selfplay", "selfplay": asdict(cfg),
+                                          "final_games": final_games, "final_specs": list(final_specs),
+                                          "eval_seed": eval_seed, "command": command})
+    writer = None
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+
+        writer = SummaryWriter(str(run_dir / "tb"))
+    except ImportError:  # tensorboard is optional
+        pass
+
+    def on_iteration(it: int, net, stats: dict[str, Any]) -> None:
+        if writer is not None:
+            for k, v in stats.items():
+                if isinstance(v, (int, float)) and k != "iteration":
+                    writer.add_scalar(f"selfplay/{k}", v, stats["train_decisions"])
+
+    model_path = run_dir / "model.pt"
+    t0 = time.perf_counter()
+    net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,
+                                  on_iteration=on_iteration)
+    if writer is not None:
+        writer.close()
+    summary["train_seconds"] = time.perf_counter() - t0
+    result = SelfPlayRunResult(run_dir, model_path, summary=summary)
+    evals = []
+    if final_games:
+        t1 = time.perf_counter()
+        agent = LearnedAgent(str(model_path))
+        agent.name = "learned"
+        for spec in final_specs:
+            echo(f"final evaluation: learned vs {cfg.n_players - 1} x {spec}, {final_games} deals x "
+                 f"{cfg.n_players} seat rotations ...")
+            tour = run_tournament([agent] + [spec] * (cfg.n_players - 1), games=final_games, seed=eval_seed,
+                                  workers=workers, n_rounds=4, progress=False,
+                                  artifact_deck=tuple(cfg.artifact_deck))
+            result.evaluation.append((spec, tour))
+            result.paired.append(paired_difference(tour, "learned", spec))
+            evals.append({"baseline": spec, "tournament": tour.to_dict()})
+        summary["eval_seconds"] = time.perf_counter() - t1
+        _write_json(run_dir / "eval.json", evals)
+    summary["paired"] = result.paired
+    summary["model"] = str(model_path)
+    _write_json(run_dir / "summary.json", {k: v for k, v in summary.items() if k != "config"})
+    return result
