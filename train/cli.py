@@ -1,13 +1,17 @@
-"""``seers train`` (MaskablePPO with a self-play league) and ``seers bench train`` (training throughput)."""
+"""``seers train`` (the self-play play-scoring learner by default, or MaskablePPO with ``--algo
+maskable-ppo``) and ``seers bench train`` (training throughput)."""
 
 from __future__ import annotations
 
 import typer
 
 from .league import DEFAULT_MIX
+from .selfplay import SelfPlayConfig
 from .trainer import DEFAULT_EVAL_SPECS, TrainConfig
 
 _DEFAULTS = TrainConfig()
+_SELFPLAY = SelfPlayConfig()
+ALGOS = ("selfplay", "maskable-ppo")
 
 
 def _net(text: str) -> tuple[int, ...]:
@@ -23,7 +27,28 @@ def _net(text: str) -> tuple[int, ...]:
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def train(
+        algo: str = typer.Option("selfplay", help="selfplay: the play-scoring policy trained by all-seat "
+                                 "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
+                                 "over the action catalogue against a league (train/trainer.py)."),
         players: int = typer.Option(_DEFAULTS.n_players, help="Players at the table, 2..5."),
+        minutes: float = typer.Option(_SELFPLAY.minutes, help="selfplay: Wall-clock budget of the PPO "
+                                      "phase, in minutes (the warm start and the evaluation come on top)."),
+        decisions: int = typer.Option(0, help="selfplay: Budget in training decisions instead of "
+                                      "--minutes (reproducible for a seed; 0: use --minutes)."),
+        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, help="selfplay: Games played in "
+                                            "lockstep by each actor (one batched forward pass per step)."),
+        actors: int = typer.Option(_SELFPLAY.actors, help="selfplay: Rollout worker processes (0: in the "
+                                   "learner's process)."),
+        minibatch: int = typer.Option(_SELFPLAY.minibatch, help="selfplay: Decisions per gradient step."),
+        clip: float = typer.Option(_SELFPLAY.clip, help="selfplay: PPO clipping range."),
+        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, help="selfplay: Entropy bonus weight."),
+        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, help="selfplay: Fraction of seats "
+                                             "played by --baseline instead of the policy (not trained on)."),
+        baseline: str = typer.Option(_SELFPLAY.baseline, help="selfplay: Agent spec of those seats."),
+        hidden: int = typer.Option(_SELFPLAY.hidden, help="selfplay: Hidden layer width."),
+        teacher: str = typer.Option(None, help="Agent cloned by the warm start: heuristic (selfplay "
+                                    "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
+                                    "Same as --imitation-teacher."),
         steps: int = typer.Option(_DEFAULTS.total_timesteps, help="Training budget in environment steps "
                                   "(learner decisions); with --resume, the total to reach."),
         opponents: str = typer.Option(DEFAULT_MIX, help="Opponent mix 'spec:weight,...'; specs: self "
@@ -39,21 +64,28 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(_DEFAULTS.seed, help="Seeds everything: environments, league, PPO, evaluation."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, help="Steps between evaluations (0: none)."),
         eval_games: int = typer.Option(_DEFAULTS.eval_games, help="Deals per evaluation during training."),
-        final_games: int = typer.Option(_DEFAULTS.final_eval_games,
+        final_games: int = typer.Option(200,
                                         help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
-        eval_agents: str = typer.Option(",".join(DEFAULT_EVAL_SPECS), help="Baselines to evaluate against."),
+        eval_agents: str = typer.Option(None, help="Baselines to evaluate against (default: selfplay "
+                                        "heuristic, each seated against the learned agent in every other "
+                                        f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
         checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, help="Steps between checkpoints."),
         snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, help="Steps between self-play snapshots."),
-        learning_rate: float = typer.Option(_DEFAULTS.learning_rate, help="Adam learning rate."),
+        learning_rate: float = typer.Option(None, help=f"Adam learning rate (default: selfplay "
+                                            f"{_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g})."),
         n_steps: int = typer.Option(_DEFAULTS.n_steps, help="PPO rollout length per environment."),
         batch_size: int = typer.Option(_DEFAULTS.batch_size, help="PPO minibatch size."),
-        epochs: int = typer.Option(_DEFAULTS.n_epochs, help="PPO epochs per update."),
-        imitation_samples: int = typer.Option(_DEFAULTS.imitation_samples,
-                                              help="Teacher decisions to clone before PPO (behaviour "
-                                                   "cloning warm start; 0: PPO from scratch)."),
-        imitation_epochs: int = typer.Option(_DEFAULTS.imitation_epochs, help="Epochs of the cloning."),
-        imitation_teacher: str = typer.Option(_DEFAULTS.imitation_teacher,
+        epochs: int = typer.Option(None, help=f"PPO epochs per update (default: selfplay "
+                                   f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs})."),
+        imitation_samples: int = typer.Option(None, help=f"Teacher decisions to clone before PPO "
+                                              f"(behaviour cloning warm start; 0: PPO from scratch; default: "
+                                              f"selfplay {_SELFPLAY.imitation_samples:,}, maskable-ppo "
+                                              f"{_DEFAULTS.imitation_samples:,})."),
+        imitation_epochs: int = typer.Option(None, help=f"Epochs of the cloning (default: selfplay "
+                                             f"{_SELFPLAY.imitation_epochs}, maskable-ppo "
+                                             f"{_DEFAULTS.imitation_epochs})."),
+        imitation_teacher: str = typer.Option(None,
                                               help="Agent cloned by the warm start: heuristic, greedy or "
                                                    "random."),
         workers: int = typer.Option(_DEFAULTS.workers, help="Processes of the evaluation tournaments."),
@@ -63,14 +95,36 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
                                    "already (e.g. a failed run); deletes its contents."),
     ) -> None:
-        """Train a MaskablePPO agent against a league of baselines and its own snapshots, then evaluate it.
+        """Train an agent against the baselines, then evaluate it in a duplicate tournament.
 
-        A fresh run first clones the heuristic agent (behaviour cloning warm start, --imitation-samples
-        decisions; saved as bc_model.zip), then PPO fine-tunes it.
+        Default (--algo selfplay): clone the heuristic (warm start), then all-seat self-play PPO of the
+        play-scoring policy for --minutes; writes runs/<name>/ with model.pt (agent spec
+        learned:runs/<name>/model.pt), tb/, config.json, eval.json and summary.json, and prints the
+        learned agent's paired per-deal difference from each baseline with its 95% interval.
+        Options marked selfplay: apply to it only; the others without a mark to both.
 
-        Writes runs/<name>/ with model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
-        snapshots/, tb/ (TensorBoard), config.json and eval.json, and prints the evaluation table.
+        --algo maskable-ppo: clone the heuristic, then MaskablePPO against a league of baselines and
+        its own snapshots; writes model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
+        snapshots/ and the same logs.
         """
+        if algo not in ALGOS:
+            raise typer.BadParameter(f"--algo {algo!r} is not one of {', '.join(ALGOS)}")
+        teacher = teacher or imitation_teacher
+        if algo == "selfplay":
+            _train_selfplay(
+                players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
+                games_in_flight=games_in_flight, actors=actors, lr=learning_rate, epochs=epochs,
+                minibatch=minibatch, clip=clip, ent_coef=ent_coef, baseline_seats=baseline_seats,
+                baseline=baseline, teacher=teacher, imitation_samples=imitation_samples,
+                imitation_epochs=imitation_epochs, hidden=hidden, out=out, name=name,
+                final_games=final_games, eval_agents=eval_agents, workers=workers, force=force)
+            return
+        learning_rate = _DEFAULTS.learning_rate if learning_rate is None else learning_rate
+        epochs = _DEFAULTS.n_epochs if epochs is None else epochs
+        imitation_samples = _DEFAULTS.imitation_samples if imitation_samples is None else imitation_samples
+        imitation_epochs = _DEFAULTS.imitation_epochs if imitation_epochs is None else imitation_epochs
+        imitation_teacher = teacher or _DEFAULTS.imitation_teacher
+        eval_agents = eval_agents or ",".join(DEFAULT_EVAL_SPECS)
         from .trainer import resolve_resume
         from .trainer import train as run_training
 
@@ -109,6 +163,48 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps (learner decisions) per second "
                    f"over {result.train_s:.0f} s of training, PPO updates included; evaluations "
                    f"{result.eval_s + result.final_eval_s:.0f} s more")
+
+    def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, lr, epochs,
+                        minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,
+                        imitation_epochs, hidden, out, name, final_games, eval_agents, workers,
+                        force) -> None:
+        from agents.tournament import print_table
+        from seers_env import DEFAULT_ARTIFACT_DECK
+
+        from .selfplay_run import run_selfplay
+
+        d = _SELFPLAY
+        try:
+            cfg = SelfPlayConfig(
+                n_players=players, artifact_deck=tuple(DEFAULT_ARTIFACT_DECK) if artifacts else (),
+                seed=seed, minutes=None if decisions else minutes, decisions=decisions or None,
+                games_in_flight=games_in_flight, actors=actors, lr=d.lr if lr is None else lr,
+                epochs=d.epochs if epochs is None else epochs, minibatch=minibatch, clip=clip,
+                ent_coef=ent_coef, baseline_seats=baseline_seats, baseline=baseline,
+                teacher=teacher or d.teacher,
+                imitation_samples=d.imitation_samples if imitation_samples is None else imitation_samples,
+                imitation_epochs=d.imitation_epochs if imitation_epochs is None else imitation_epochs,
+                hidden=hidden, threads=d.threads)
+            specs = tuple(s.strip() for s in (eval_agents or "heuristic").split(",") if s.strip())
+            result = run_selfplay(cfg, out=out, name=name, final_games=final_games, final_specs=specs,
+                                  workers=workers, force=force, echo=typer.echo)
+        except (ValueError, FileNotFoundError) as err:
+            raise typer.BadParameter(str(err)) from None
+        for (spec, tournament), paired in zip(result.evaluation, result.paired):
+            typer.echo(f"\nLearned agent vs {players - 1} x {spec} ({tournament.deals} deals never used in "
+                       f"training x {players} seat rotations, seed {tournament.seed})")
+            from agents.tournament import paired_differences
+
+            print_table(tournament, paired=paired_differences(tournament, spec))
+        s = result.summary
+        typer.echo(f"Run folder: {result.run_dir}  (agent spec: learned:{result.model_path})")
+        if "imitation_accuracy" in s:
+            typer.echo(f"Warm start: {cfg.imitation_samples:,} {cfg.teacher} decisions, "
+                       f"{s['imitation_seconds']:.0f} s (teacher's play top-scored "
+                       f"{100 * s['imitation_accuracy']:.1f}%)")
+        typer.echo(f"Self-play: {s['all_decisions']:,} decisions ({s['train_decisions']:,} with a choice, "
+                   f"trained on) in {s['ppo_seconds']:.0f} s = {s['decisions_per_s']:,.0f} decisions/s; "
+                   f"{s['rounds']:,} rounds")
 
     @bench_app.command("train")
     def bench_train(

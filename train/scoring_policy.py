@@ -12,25 +12,26 @@ logits over a legal-action feature matrix, Yang et al. NeurIPS 2022):
 
 A model file (``torch.save`` of a plain dict, loadable with ``weights_only=True``) carries its
 configuration (:class:`~train.model_config.ModelConfig`: players, artifact deck, feature version);
-:func:`load_policy` checks it against the intended use.
+:class:`LearnedAgent` checks it against the table it plays at.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch
 from torch import nn
 
 from agents.base import Agent
-from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.game import Game
 from seers_env.observation import CARD_BLOCK, MAX_SEATS
 from seers_env.plays import Play
 from seers_env.view import SeatView
+
+from .model_config import ModelConfig, check_model_config
 
 #: ``format`` field of a model file.
 MODEL_FORMAT = "seers-play-scoring"
@@ -81,8 +82,11 @@ class PlayScoringNet(nn.Module):
         self.cfg = cfg
         h, e = cfg.hidden, cfg.embed
         self.state_net = nn.Sequential(nn.Linear(cfg.state_dim, h), nn.ReLU(), nn.Linear(h, e), nn.ReLU())
-        self.play_net = nn.Sequential(nn.Linear(cfg.play_dim + e, h), nn.ReLU(), nn.Linear(h, h // 2),
-                                      nn.ReLU(), nn.Linear(h // 2, 1))
+        # the play scorer's first layer on [play row, state embedding], split in two so that the state
+        # part is computed once per decision, not once per legal play
+        self.play_in = nn.Linear(cfg.play_dim, h)
+        self.state_in = nn.Linear(e, h, bias=False)
+        self.play_net = nn.Sequential(nn.ReLU(), nn.Linear(h, h // 2), nn.ReLU(), nn.Linear(h // 2, 1))
         critic_in = e + (HIDDEN_DIM if cfg.privileged_critic else 0)
         self.value_net = nn.Sequential(nn.Linear(critic_in, h // 2), nn.ReLU(), nn.Linear(h // 2, 1))
 
@@ -95,7 +99,7 @@ class PlayScoringNet(nn.Module):
         Returns: ``logits`` float32 ``(R,)`` and ``values`` float32 ``(B,)`` (expected round-score
         advantage over the mean opponent, in points / 10)."""
         emb = self.state_net(states)
-        logits = self.play_net(torch.cat([plays, emb[segment]], dim=1)).squeeze(1)
+        logits = self.play_net(self.play_in(plays) + self.state_in(emb)[segment]).squeeze(1)
         if self.cfg.privileged_critic:
             if hidden is None:
                 hidden = torch.zeros(len(states), HIDDEN_DIM)
@@ -105,50 +109,32 @@ class PlayScoringNet(nn.Module):
     def score(self, states: torch.Tensor, plays: torch.Tensor, segment: torch.Tensor) -> torch.Tensor:
         """Logits only (no critic): float32 ``(R,)``."""
         emb = self.state_net(states)
-        return self.play_net(torch.cat([plays, emb[segment]], dim=1)).squeeze(1)
+        return self.play_net(self.play_in(plays) + self.state_in(emb)[segment]).squeeze(1)
 
 
-@dataclass
-class ModelInfo:
-    """What a model was trained for; stored in the model file and checked on load.
-
-    Attributes:
-        n_players: player counts the model was trained on (sorted list of ints in 2..5).
-        artifact_deck: the artifact deck (kind keys; ``[]`` for the variant without artifacts).
-        feature_version: :data:`seers_env.features.FEATURE_VERSION` of its inputs.
-        algorithm: how it was trained, e.g. ``"selfplay-ppo"``.
-        trained_with: the command line or note that made it.
-    """
-
-    n_players: list[int] = field(default_factory=lambda: [4])
-    artifact_deck: list[str] = field(default_factory=lambda: list(DEFAULT_ARTIFACT_DECK))
-    feature_version: int = FEATURE_VERSION
-    algorithm: str = "selfplay-ppo"
-    trained_with: str = ""
-
-    def check(self, n_players: int | None = None, artifact_deck: tuple[str, ...] | None = None,
-              path: str = "model") -> None:
-        """Raise ``ValueError`` naming both sides when the model does not fit the intended use."""
-        if self.feature_version != FEATURE_VERSION:
-            raise ValueError(f"{path} was trained on feature version {self.feature_version}; this code "
-                             f"encodes version {FEATURE_VERSION}: retrain it with seers train")
-        if n_players is not None and n_players not in self.n_players:
-            raise ValueError(f"{path} was trained for {self.n_players} players, not for {n_players}: "
-                             f"train one with seers train --players {n_players}")
-        if artifact_deck is not None and list(artifact_deck) != list(self.artifact_deck):
-            deck = "no artifacts" if not self.artifact_deck else f"artifact deck {self.artifact_deck}"
-            use = "no artifacts" if not artifact_deck else f"artifact deck {list(artifact_deck)}"
-            raise ValueError(f"{path} was trained with {deck}, not with {use}")
+#: ``ModelConfig.algorithm`` of play-scoring models.
+ALGORITHM = "play_scoring"
+#: ``ModelConfig.feature_version`` of models on :mod:`seers_env.features`.
+FEATURE_STRING = f"play-features-v{FEATURE_VERSION}"
 
 
-def save_policy(net: PlayScoringNet, info: ModelInfo, path: str | os.PathLike) -> None:
-    """Write ``net`` and ``info`` to ``path`` (a ``.pt`` file; parent folders are created)."""
+def model_config(n_players: int, artifact_deck) -> ModelConfig:
+    """The :class:`~train.model_config.ModelConfig` of a play-scoring model for this table."""
+    return ModelConfig(ALGORITHM, n_players=n_players, artifact_deck=tuple(artifact_deck),
+                       feature_version=FEATURE_STRING, catalogue_version=None)
+
+
+def save_policy(net: PlayScoringNet, config: ModelConfig, path: str | os.PathLike,
+                trained_with: str = "") -> None:
+    """Write ``net``, its :class:`~train.model_config.ModelConfig` and a note on how it was trained
+    (``trained_with``: a command line) to ``path`` (a ``.pt`` file; parent folders are created)."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    torch.save({"format": MODEL_FORMAT, "info": asdict(info), "net": asdict(net.cfg),
+    torch.save({"format": MODEL_FORMAT, "model_config": config.to_dict(), "trained_with": trained_with,
+                "net": asdict(net.cfg),
                 "state_dict": {k: v.detach().clone() for k, v in net.state_dict().items()}}, path)
 
 
-def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelInfo]:
+def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
     """Read a model file written by :func:`save_policy`.
 
     Raises:
@@ -170,7 +156,7 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelInfo]:
     net = PlayScoringNet(NetConfig(**blob["net"]))
     net.load_state_dict(blob["state_dict"])
     net.eval()
-    return net, ModelInfo(**blob["info"])
+    return net, ModelConfig.from_dict(blob["model_config"])
 
 
 def shipped_model_path() -> str:
@@ -178,10 +164,10 @@ def shipped_model_path() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "learned.pt")
 
 
-_CACHE: dict[str, tuple[PlayScoringNet, ModelInfo]] = {}
+_CACHE: dict[str, tuple[PlayScoringNet, ModelConfig]] = {}
 
 
-def cached_policy(path: str) -> tuple[PlayScoringNet, ModelInfo]:
+def cached_policy(path: str) -> tuple[PlayScoringNet, ModelConfig]:
     """:func:`load_policy`, memoised per process by absolute path and modification time."""
     key = f"{os.path.abspath(path)}@{os.path.getmtime(path) if os.path.exists(path) else 0}"
     if key not in _CACHE:
@@ -194,60 +180,59 @@ class LearnedAgent(Agent):
     from its softmax.
 
     Args:
-        model: a model file path, or ``(net, info)``.
+        model: a model file path, or ``(net, model_config)``.
         greedy: argmax (default) or sample.
         seed: seed of the sampling generator.
-        allow_mismatch: play under another player count or deck than trained for, with one warning.
+        allow_off_config: play at another table (players, artifact deck) than the model was trained
+            for, with one warning instead of an error.
 
     Raises:
         FileNotFoundError, ValueError: see :func:`load_policy`.
+        train.model_config.ModelConfigError: (at the first decision, or from :meth:`check_use`) the
+            table is not the one the model was trained for.
     """
 
     name = "learned"
 
-    def __init__(self, model: str | tuple[PlayScoringNet, ModelInfo], greedy: bool = True,
-                 seed: int | None = None, allow_mismatch: bool = False):
+    def __init__(self, model: str | tuple[PlayScoringNet, ModelConfig], greedy: bool = True,
+                 seed: int | None = None, allow_off_config: bool = False):
         super().__init__(seed)
         if isinstance(model, tuple):
-            self.net, self.info = model
+            self.net, self.config = model
             self.path = "model"
         else:
             self.path = os.fspath(model)
-            self.net, self.info = cached_policy(self.path)
+            self.net, self.config = cached_policy(self.path)
         self.greedy = greedy
-        self.allow_mismatch = allow_mismatch
+        self.allow_off_config = allow_off_config
         self._checked: tuple | None = None
 
     def __deepcopy__(self, memo):  # tournaments copy agents per game: share the (read-only) network
-        other = LearnedAgent((self.net, self.info), self.greedy, None, self.allow_mismatch)
-        other.path, other.name = self.path, self.name
+        other = LearnedAgent((self.net, self.config), self.greedy, None, self.allow_off_config)
+        other.path, other.name, other._checked = self.path, self.name, self._checked
         return other
 
-    def check(self, n_players: int, artifact_deck: tuple[str, ...]) -> None:
-        """Raise (or warn once with ``allow_mismatch``) when the game is not what the model was trained for."""
+    def check_use(self, n_players: int, artifact_deck) -> None:
+        """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model
+        was trained for (one warning instead with ``allow_off_config``)."""
         key = (n_players, tuple(artifact_deck))
         if self._checked == key:
             return
-        try:
-            self.info.check(n_players, artifact_deck, path=self.path)
-        except ValueError as err:
-            if not self.allow_mismatch:
-                raise
-            import warnings
-
-            warnings.warn(f"{err} (playing anyway: allow_mismatch)", stacklevel=3)
+        check_model_config(self.config, source=self.path, algorithm=ALGORITHM, n_players=n_players,
+                           artifact_deck=tuple(artifact_deck), feature_version=FEATURE_STRING,
+                           allow_off_config=self.allow_off_config)
         self._checked = key
 
     def act(self, view: SeatView) -> Play:
         legal = view.legal_plays()
         if len(legal) == 1:
             return legal[0]
-        self.check(view.n_players, view.config.artifact_deck)
+        self.check_use(view.n_players, view.config.artifact_deck)
         with torch.no_grad():
             state = torch.from_numpy(encode_state(view)).unsqueeze(0)
             rows = torch.from_numpy(encode_plays(view, legal))
             logits = self.net.score(state, rows, torch.zeros(len(legal), dtype=torch.long)).numpy()
         if self.greedy:
             return legal[int(np.argmax(logits))]
-        p = np.exp(logits - logits.max())
+        p = np.exp(logits.astype(np.float64) - logits.max())
         return legal[int(self.rng.choice(len(legal), p=p / p.sum()))]

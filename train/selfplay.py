@@ -39,7 +39,7 @@ from seers_env.features import encode_plays, encode_state
 from seers_env.game import Game, GameConfig
 from seers_env.view import SeatView
 
-from .scoring_policy import (HIDDEN_DIM, ModelInfo, NetConfig, PlayScoringNet, hidden_hands,
+from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config,
                              segment_log_softmax)
 
 REWARD_SCALE = 10.0  # points per reward unit
@@ -109,9 +109,9 @@ class SelfPlayConfig:
     def net_config(self) -> NetConfig:
         return NetConfig(hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic)
 
-    def model_info(self, trained_with: str = "") -> ModelInfo:
-        return ModelInfo(n_players=[self.n_players], artifact_deck=list(self.artifact_deck),
-                         algorithm="selfplay-ppo", trained_with=trained_with)
+    def model_config(self):
+        """The :class:`~train.model_config.ModelConfig` recorded in the model file."""
+        return model_config(self.n_players, self.artifact_deck)
 
 
 # --- samples ------------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs
             with torch.no_grad():
                 top = torch.full((len(idx),), -torch.inf).scatter_reduce(0, seg, logits, "amax")
                 acc_sum += float((logits[chosen] >= top).float().mean())
-            ce_sum += float(ce)
+            ce_sum += float(ce.detach())
             steps += 1
         out = {"imitation_loss": ce_sum / steps, "imitation_accuracy": acc_sum / steps}
         log(f"imitation epoch {epoch + 1}/{epochs}: loss {out['imitation_loss']:.3f}, "
@@ -491,7 +491,7 @@ class ActorPool:
 def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
                    log: Callable[[str], None] = print, progress_every: float = 10.0,
                    on_iteration: Callable[[int, PlayScoringNet, dict[str, Any]], None] | None = None,
-                   ) -> tuple[PlayScoringNet, dict[str, Any]]:
+                   trained_with: str = "") -> tuple[PlayScoringNet, dict[str, Any]]:
     """Warm start, then self-play PPO within the budget (module docstring).
 
     Args:
@@ -499,6 +499,7 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
         out_path: where to save the model (``.pt``), or ``None``.
         log: where progress lines go (one line every ``progress_every`` seconds at most).
         on_iteration: called after each update with ``(iteration, net, stats)``.
+        trained_with: the command line, recorded in the model file.
 
     Returns:
         The trained network and a summary dict (decisions, rounds, rates, last statistics).
@@ -563,5 +564,5 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
     if out_path is not None:
         from .scoring_policy import save_policy
 
-        save_policy(net, cfg.model_info(), out_path)
+        save_policy(net, cfg.model_config(), out_path, trained_with=trained_with)
     return net, summary

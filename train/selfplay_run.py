@@ -5,7 +5,7 @@ One call of :func:`run_selfplay` makes::
     runs/<name>/
         config.json    the SelfPlayConfig and the evaluation settings
         model.pt       the trained policy (agent spec ``learned:runs/<name>/model.pt``), with its
-                       ModelInfo (players, artifact deck, feature version)
+                       ModelConfig (players, artifact deck, feature version)
         tb/            TensorBoard logs (``tensorboard --logdir runs``), when tensorboard is installed
         eval.json      the final duplicate tournament (learned agent vs the baselines)
         summary.json   throughput, losses, the paired difference from each baseline
@@ -24,8 +24,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-
-import numpy as np
 
 from .selfplay import SelfPlayConfig, train_selfplay
 
@@ -46,32 +44,6 @@ class SelfPlayRunResult:
 
 def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
-
-
-def paired_difference(result, agent: str, baseline_spec: str) -> dict[str, Any]:
-    """Per-deal paired difference of ``agent``'s game score from the mean score of the seats played by
-    ``baseline_spec`` in the same game, averaged over the deal's seat rotations; mean over deals with a
-    95% normal interval. A difference whose interval holds 0 is a tie.
-
-    Returns: ``{"agent", "baseline", "deals", "mean", "low", "high", "verdict"}`` (``low``/``high``
-    ``None`` with one deal)."""
-    per_deal: dict[int, list[float]] = {}
-    for g in result.games:
-        seats = g["seats"]
-        mine = [g["totals"][i] for i, s in enumerate(seats) if s == agent]
-        base = [g["totals"][i] for i, s in enumerate(seats)
-                if s != agent and result.specs[result.labels.index(s)] == baseline_spec]
-        if mine and base:
-            per_deal.setdefault(g["deal"], []).append(float(np.mean(mine) - np.mean(base)))
-    diffs = np.array([np.mean(v) for _, v in sorted(per_deal.items())])
-    out: dict[str, Any] = {"agent": agent, "baseline": baseline_spec, "deals": int(len(diffs)),
-                           "mean": float(diffs.mean()) if len(diffs) else None, "low": None, "high": None,
-                           "verdict": "n/a"}
-    if len(diffs) > 1:
-        half = 1.96 * float(diffs.std(ddof=1)) / np.sqrt(len(diffs))
-        out["low"], out["high"] = out["mean"] - half, out["mean"] + half
-        out["verdict"] = "better" if out["low"] > 0 else "worse" if out["high"] < 0 else "tie"
-    return out
 
 
 def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_games: int = 200,
@@ -96,7 +68,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             (checked before any training).
     """
     from agents.specs import make_agent
-    from agents.tournament import run_tournament
+    from agents.tournament import paired_differences, run_tournament
 
     from .scoring_policy import LearnedAgent
 
@@ -147,7 +119,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
                                   workers=workers, n_rounds=4, progress=False,
                                   artifact_deck=tuple(cfg.artifact_deck))
             result.evaluation.append((spec, tour))
-            result.paired.append(paired_difference(tour, "learned", spec))
+            result.paired.append(paired_differences(tour, spec)["agents"]["learned"] | {"baseline": spec})
             evals.append({"baseline": spec, "tournament": tour.to_dict()})
         summary["eval_seconds"] = time.perf_counter() - t1
         _write_json(run_dir / "eval.json", evals)
