@@ -1,0 +1,560 @@
+"""Live games, watched games and replays kept in memory for the web page (no web framework imports).
+
+A :class:`Session` is one game the page shows, with an id:
+
+* ``play``: a person at one seat, agents at the others. The person's plays come from the page; the agents'
+  plays are made one at a time when the page asks (:meth:`SessionStore.advance`), so the page sets the pace.
+* ``watch``: agents at every seat, advanced the same way (pause, step and speed live in the page).
+* ``replay``: a saved game log (see :mod:`seers_web.uploads`), shown after any number of its plays.
+
+Every method that changes a session checks the whole request first and raises :class:`WebError` (with an
+HTTP status and a message naming the bad value and what is allowed) before touching anything, so a
+rejected request leaves the game as it was. The engine decides legality (:meth:`Game.apply`).
+
+Memory is bounded by :class:`Limits`: a fixed number of live sessions, finished games expire, idle ones too.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from seers_env.artifacts import ARTIFACT_KINDS, CAULDRON, DEFAULT_ARTIFACT_DECK, HALF_STEP, SUIT_CHANGER
+from seers_env.cards import N_SUITED, SUIT_NAMES, WILD, card_name, suit_of, value_of
+from seers_env.game import Game, GameConfig, IllegalPlayError
+from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
+from seers_env.view import SeatView
+
+
+class WebError(Exception):
+    """A rejected request: ``status`` is the HTTP status (4xx), ``message`` says what was wrong."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what the server keeps and accepts.
+
+    Attributes:
+        max_sessions: live sessions (games and replays) at once; creating one more is refused (429).
+        finished_ttl_s: seconds a finished game is kept after its last request.
+        idle_ttl_s: seconds any session is kept without a request.
+        max_upload_bytes: largest accepted upload (413 above).
+        max_ismcts_iterations, max_ismcts_seconds: the largest ISMCTS budget a page may ask for.
+        allowed_specs: agent specs given on the command line (``seers serve --agent``); the only specs with
+            a non-numeric argument (a model file) the page may use, since the server reads no client path.
+    """
+
+    max_sessions: int = 32
+    finished_ttl_s: float = 1800.0
+    idle_ttl_s: float = 6 * 3600.0
+    max_upload_bytes: int = 2_000_000
+    max_ismcts_iterations: int = 2000
+    max_ismcts_seconds: float = 5.0
+    allowed_specs: tuple[str, ...] = ()
+
+
+#: Built-in specs the page offers in its menus (any other safe spec may be typed).
+SUGGESTED_SPECS = ("heuristic", "greedy", "random", "ismcts:200")
+
+# A spec whose argument, if any, is a number or a number of seconds (no file path).
+_SAFE_SPEC = re.compile(r"^[a-z][a-z0-9_\-]*(:[0-9]+(\.[0-9]+)?s?)?$")
+
+
+def check_spec(spec: Any, limits: Limits) -> str:
+    """Validate an agent spec sent by the page and return it stripped.
+
+    Allowed: the specs in ``limits.allowed_specs``, and specs without a file argument that
+    :func:`agents.make_agent` accepts (e.g. ``heuristic``, ``ismcts:200``, ``ismcts:0.5s``), within the
+    ISMCTS budget limits.
+
+    Raises:
+        WebError: not a string, names a file, budget too large, or unknown to ``make_agent`` (400).
+    """
+    from agents import make_agent
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise WebError(f"agent spec {spec!r} must be a non-empty string such as 'heuristic'")
+    spec = spec.strip()
+    if spec in limits.allowed_specs:
+        return spec
+    if not _SAFE_SPEC.match(spec):
+        raise WebError(f"agent spec {spec!r} is not allowed from the page: the server reads no file path "
+                       f"sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
+    name, _, arg = spec.partition(":")
+    if name == "ismcts" and arg:
+        if arg.endswith("s") and float(arg[:-1]) > limits.max_ismcts_seconds:
+            raise WebError(f"agent spec {spec!r}: at most {limits.max_ismcts_seconds:g}s per move here")
+        if not arg.endswith("s") and int(arg) > limits.max_ismcts_iterations:
+            raise WebError(f"agent spec {spec!r}: at most {limits.max_ismcts_iterations} iterations per move here")
+    try:
+        make_agent(spec, seed=0)
+    except ValueError as err:
+        raise WebError(str(err)) from None
+    return spec
+
+
+# --- JSON views of engine objects --------------------------------------------------------------------
+
+def card_json(card: int) -> dict[str, Any]:
+    """How the page draws a card id: ``kind`` (``suited``/``wild``/``artifact``), suit, value, names."""
+    if card < N_SUITED:
+        return {"id": card, "kind": "suited", "suit": suit_of(card), "suit_name": SUIT_NAMES[suit_of(card)],
+                "value": value_of(card), "name": card_name(card)}
+    if card == WILD:
+        return {"id": card, "kind": "wild", "name": "wild"}
+    kind = ARTIFACT_KINDS[card - WILD - 1]
+    return {"id": card, "kind": "artifact", "key": kind.key, "name": kind.name, "timing": kind.timing.value}
+
+
+def all_cards() -> list[dict[str, Any]]:
+    """:func:`card_json` of every card id, indexed by id."""
+    return [card_json(c) for c in range(WILD + 1 + len(ARTIFACT_KINDS))]
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    return f"player_{seat} ({names[seat]})" if names and names[seat] else f"player_{seat}"
+
+
+def play_choices(play: Play, names: Sequence[str]) -> list[list[str]]:
+    """The questions the page asks, in order, to tell apart plays of the same cards: ``[question, answer]``.
+
+    Plays of the same cards differ in the meld, the Run's suit, what the wilds stand for, how the artifact
+    is used, the value they count as, or a Gift of Fate's target (rules sections 3 and 6).
+    """
+    out = []
+    if play.kind == PlayKind.MELD:
+        out.append(["Play them as", MELD_TYPE_NAMES[MeldType(play.meld_type)]])
+        if play.meld_type == MeldType.RUN and play.run_suit >= 0:
+            out.append(["Run in suit", SUIT_NAMES[play.run_suit]])
+        if play.wild_values:
+            out.append(["Wilds stand for", ", ".join(str(v) for v in play.wild_values)])
+        if play.artifact >= 0:
+            out.append(["Artifact", artifact_use(play)])
+        out.append(["Counts as", format_rank(play.rank)])
+    elif play.kind == PlayKind.GIFT:
+        out.append(["Give the lead to", seat_label(play.target, names)])
+    return out
+
+
+def artifact_use(play: Play) -> str:
+    """How a meld's artifact is used, e.g. ``"Cauldron of Sorcery: Plum 7 counts as 8"``."""
+    name = ARTIFACT_KINDS[play.artifact].name
+    if not play.effect_used:
+        return f"{name}, unused"
+    if play.artifact == CAULDRON and play.modified_card >= 0:
+        return f"{name}: {card_name(play.modified_card)} counts as {value_of(play.modified_card) + play.modifier}"
+    if play.artifact == SUIT_CHANGER and play.modified_card >= 0:
+        return f"{name}: {card_name(play.modified_card)} counts as {SUIT_NAMES[play.modifier]}"
+    if play.artifact == HALF_STEP:
+        return f"{name}: {'+' if play.modifier > 0 else '-'}1/2"
+    return name
+
+
+def play_json(play: Play, index: int, names: Sequence[str]) -> dict[str, Any]:
+    """A legal play for the page: its cards, text, the choices that tell it apart, and the play itself."""
+    return {"index": index, "cards": play.cards(), "text": play.describe(), "kind": PlayKind(play.kind).name,
+            "choices": play_choices(play, names), "play": play.to_dict()}
+
+
+def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
+    """One line of the game's history for an engine event."""
+    kind = event.get("event")
+    if kind == "deal":
+        return (f"Round {event['round'] + 1}: suits {', '.join(SUIT_NAMES[s] for s in event.get('suits', []))}; "
+                f"Start Seer {seat_label(event['start_seer'], names)}") if "start_seer" in event \
+            else f"Round {event['round'] + 1} dealt"
+    if kind == "play":
+        play = Play.from_dict(event["play"])
+        return f"{seat_label(event['seat'], names)}: {'passes' if play.is_pass else play.describe()}"
+    if kind == "trick":
+        if "taken_by" in event:
+            return f"{seat_label(event['taken_by'], names)} takes the trick's {len(event['cards'])} cards"
+        return f"{seat_label(event['won_by'], names)} wins the trick ({len(event['cards'])} cards)"
+    if kind == "round_end":
+        return f"Round {event['round'] + 1} ends; scores {event['scores']}"
+    if kind == "game_end":
+        return f"Game over; totals {event['totals']}, winners {[seat_label(s, names) for s in event['winners']]}"
+    return str(kind)
+
+
+def n_plays(game: Game) -> int:
+    """Plays applied so far (the move number the page sends back to avoid stale requests)."""
+    return sum(1 for e in game.events if e["event"] == "play")
+
+
+def game_state(game: Game, names: Sequence[str], visible: Sequence[int], legal_for: int | None = None,
+               history: int = 60) -> dict[str, Any]:
+    """The JSON state of ``game`` as shown to someone who may see the hands of the seats in ``visible``.
+
+    Hidden hands are sent as sizes only. ``legal_for``: the seat whose legal plays are included when it is
+    to act. ``history``: the number of last history lines sent.
+    """
+    n = game.n_players
+    top = None
+    if game.top is not None:
+        mt, size, rank = game.top
+        top = {"meld_type": MELD_TYPE_NAMES[MeldType(mt)], "size": size, "rank": format_rank(rank),
+               "seat": game.top_seat}
+    events = game.events
+    last_round_end = next((e for e in reversed(events) if e["event"] == "round_end"), None)
+    state: dict[str, Any] = {
+        "n_players": n, "n_rounds": game.config.n_rounds, "round": game.round,
+        "artifacts": game.config.uses_artifacts,
+        "suits": [SUIT_NAMES[s] for s in game.suits], "names": list(names),
+        "current": game.current, "start_seer": game.start_seer, "game_over": game.game_over,
+        "hand_sizes": game.hand_sizes(), "passed": [bool(game.top is not None and p) for p in game.passed],
+        "bonus": [game.in_bonus(s) for s in range(n)], "totals": game.totals,
+        "round_scores": [list(r) for r in game.round_scores],
+        "winners": game.winners() if game.game_over else [],
+        "trick": [{"seat": s, "cards": p.cards(), "text": p.describe()} for s, p in game.trick],
+        "top": top,
+        "hands": {str(s): list(game.hands[s]) for s in visible},
+        "known": {str(s): list(game.known[s]) for s in range(n) if game.known[s]},
+        "move": n_plays(game),
+        "history": [event_text(e, names) for e in events[-history:]],
+        "last_round": ({"round": last_round_end["round"], "scores": last_round_end["scores"],
+                        "hands": last_round_end["hands"]} if last_round_end else None),
+        "legal": None,
+    }
+    if legal_for is not None and game.current == legal_for and not game.game_over:
+        state["legal"] = [play_json(p, i, names) for i, p in enumerate(game.legal_plays())]
+    return state
+
+
+# --- sessions -------------------------------------------------------------------------------------------
+
+@dataclass
+class Session:
+    """One game shown by the page. ``human`` is the person's seat (``play`` mode) or ``None``."""
+
+    id: str
+    mode: str
+    game: Game
+    names: list[str]
+    agents: dict[int, Any] = field(default_factory=dict)
+    human: int | None = None
+    seed: int = 0
+    log: dict[str, Any] | None = None  # replay: the uploaded log
+    plays: list[Play] = field(default_factory=list)  # replay: its plays
+    checkpoints: list[dict[str, Any]] = field(default_factory=list)  # replay: Game.to_dict every K plays
+    step: int = 0  # replay: plays shown
+    source: dict[str, Any] = field(default_factory=dict)  # replay: where the log came from
+    touched: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def finished(self) -> bool:
+        return self.mode != "replay" and self.game.game_over
+
+
+CHECKPOINT_EVERY = 16
+
+
+class SessionStore:
+    """The live sessions, by id, with the limits of :class:`Limits`. Thread-safe.
+
+    Args:
+        limits: bounds (default :class:`Limits`).
+        seed: seed of the generator that draws the seeds of games created without one.
+        clock: seconds, monotonic (tests pass a fake clock).
+    """
+
+    def __init__(self, limits: Limits | None = None, seed: int | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.limits = limits or Limits()
+        self.rng = np.random.default_rng(seed)
+        self.clock = clock
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    # --- bookkeeping ---------------------------------------------------------------------------------
+    def sweep(self) -> list[str]:
+        """Drop expired sessions (finished games after ``finished_ttl_s``, any after ``idle_ttl_s``)."""
+        now = self.clock()
+        gone = []
+        with self._lock:
+            for sid in list(self._sessions):
+                s = self._sessions[sid]
+                age = now - s.touched
+                if age > self.limits.idle_ttl_s or (s.finished and age > self.limits.finished_ttl_s):
+                    gone.append(sid)
+                    del self._sessions[sid]
+        return gone
+
+    def _add(self, session: Session) -> Session:
+        self.sweep()
+        with self._lock:
+            if len(self._sessions) >= self.limits.max_sessions:
+                raise WebError(f"too many live games ({len(self._sessions)}, the limit is "
+                               f"{self.limits.max_sessions}); close one or wait for finished ones to expire",
+                               429)
+            while session.id in self._sessions:
+                session.id = secrets.token_hex(4)
+            session.touched = self.clock()
+            self._sessions[session.id] = session
+        return session
+
+    def get(self, sid: Any) -> Session:
+        """The session ``sid``; raises :class:`WebError` 404 when there is none (or it expired)."""
+        self.sweep()
+        with self._lock:
+            s = self._sessions.get(sid) if isinstance(sid, str) else None
+        if s is None:
+            raise WebError(f"no game with id {sid!r} (finished games expire after "
+                           f"{self.limits.finished_ttl_s / 60:g} minutes); start a new one", 404)
+        s.touched = self.clock()
+        return s
+
+    def delete(self, sid: str) -> None:
+        self.get(sid)
+        with self._lock:
+            self._sessions.pop(sid, None)
+
+    def list(self) -> list[dict[str, Any]]:
+        """Summary of every live session, newest first."""
+        self.sweep()
+        with self._lock:
+            sessions = sorted(self._sessions.values(), key=lambda s: -s.touched)
+        return [{"id": s.id, "mode": s.mode, "names": s.names, "round": s.game.round,
+                 "n_rounds": s.game.config.n_rounds, "game_over": s.game.game_over,
+                 "move": s.step if s.mode == "replay" else n_plays(s.game)} for s in sessions]
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    # --- creation ------------------------------------------------------------------------------------
+    def create(self, body: Any) -> Session:
+        """Start a ``play`` or ``watch`` game from the page's form.
+
+        ``body`` keys: ``mode`` (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's
+        seat), ``agents`` (a list of specs, one per agent seat in seat order, or one for all), ``seed``
+        (optional, >= 0), ``rounds`` (1..20), ``artifacts`` (bool).
+
+        Raises:
+            WebError: any bad field (400), or too many live games (429). Nothing is created then.
+        """
+        if not isinstance(body, dict):
+            raise WebError("the request body must be a JSON object with mode, players, agents, ...")
+        known = {"mode", "players", "seat", "agents", "seed", "rounds", "artifacts"}
+        unknown = sorted(set(body) - known)
+        if unknown:
+            raise WebError(f"unknown fields {unknown}; allowed: {sorted(known)}")
+        mode = body.get("mode", "play")
+        if mode not in ("play", "watch"):
+            raise WebError(f"mode {mode!r} is not one of 'play', 'watch' (replays are uploaded)")
+        players = _int_field(body, "players", 4, 2, 5)
+        rounds = _int_field(body, "rounds", 4, 1, 20)
+        seat = _int_field(body, "seat", 0, 0, players - 1) if mode == "play" else None
+        artifacts = body.get("artifacts", True)
+        if not isinstance(artifacts, bool):
+            raise WebError(f"artifacts={artifacts!r} must be true or false")
+        seed = body.get("seed")
+        if seed is None:
+            seed = int(self.rng.integers(0, 2**31))
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise WebError(f"seed={seed!r} must be an integer in 0..2**63-1, or null for a random deal")
+        specs = body.get("agents", ["heuristic"])
+        if isinstance(specs, str):
+            specs = [specs]
+        if not isinstance(specs, list):
+            raise WebError(f"agents={specs!r} must be a list of agent specs")
+        agent_seats = [s for s in range(players) if s != seat]
+        if len(specs) == 1:
+            specs = specs * len(agent_seats)
+        if len(specs) != len(agent_seats):
+            raise WebError(f"{len(agent_seats)} agent seats need {len(agent_seats)} agent specs (or one for "
+                           f"all), got {len(specs)}: {specs!r}")
+        specs = [check_spec(s, self.limits) for s in specs]
+        from agents import make_agent
+        from seers_env.play_cli import agent_seed
+
+        config = GameConfig(n_players=players, n_rounds=rounds,
+                            artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
+        game = Game(config, seed=seed)
+        agents = {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in zip(agent_seats, specs)}
+        names = ["you" if s == seat else agents[s].name for s in range(players)]
+        return self._add(Session(secrets.token_hex(4), mode, game, names, agents, seat, seed))
+
+    def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
+        """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""
+        game = Game.replay(log, upto=0)
+        full = Game.replay(log, upto=0)
+        plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
+        checkpoints = []
+        for i, p in enumerate(plays):
+            if i % CHECKPOINT_EVERY == 0:
+                checkpoints.append(full.to_dict())
+            full.apply(p)
+        names = log.get("agents") or [""] * game.n_players
+        session = Session(secrets.token_hex(4), "replay", game, list(names), log=log, plays=plays,
+                          checkpoints=checkpoints, source=source or {})
+        return self._add(session)
+
+    # --- actions -------------------------------------------------------------------------------------
+    def state(self, session: Session, reveal: bool = False) -> dict[str, Any]:
+        """The page's view of a session. ``reveal`` shows every hand (watch and replay, or a finished game).
+
+        Raises:
+            WebError: ``reveal`` asked while a person plays an unfinished game (403).
+        """
+        game = session.game
+        n = game.n_players
+        if session.mode == "play":
+            if reveal and not game.game_over:
+                raise WebError("the other hands stay hidden while you play; they are shown at the end", 403)
+            visible = list(range(n)) if reveal else [session.human]
+        else:
+            visible = list(range(n)) if reveal else []
+        st = game_state(game, session.names, visible, legal_for=session.human)
+        st.update({"id": session.id, "mode": session.mode, "human": session.human, "seed": session.seed})
+        if session.mode == "replay":
+            st.update({"step": session.step, "steps": len(session.plays), "source": session.source})
+            st["history"] = st["history"]
+        else:
+            st["waiting_for"] = ("over" if game.game_over else
+                                 "you" if game.current == session.human else "agent")
+        return st
+
+    def play(self, session: Session, body: Any) -> None:
+        """Apply the person's play: ``body = {"play": <Play fields>, "move": <move number>}``.
+
+        Raises:
+            WebError: not a play game, not the person's turn, game over, stale move number (409); a
+                malformed or illegal play (400, the engine's reason). The game is unchanged then.
+        """
+        if session.mode != "play":
+            raise WebError(f"game {session.id} is a {session.mode} game: nobody plays from the page", 409)
+        if not isinstance(body, dict) or "play" not in body:
+            raise WebError("the request body must be a JSON object {\"play\": {...}, \"move\": N}")
+        unknown = sorted(set(body) - {"play", "move"})
+        if unknown:
+            raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
+        play = parse_play(body["play"])
+        with session.lock:
+            game = session.game
+            self._check_move(session, body.get("move"))
+            if game.game_over:
+                raise WebError("the game is over; start a new one", 409)
+            if game.current != session.human:
+                raise WebError(f"it is player_{game.current}'s turn, not yours (player_{session.human})", 409)
+            try:
+                game.apply(play)
+            except IllegalPlayError as err:
+                raise WebError(str(err)) from None
+
+    def advance(self, session: Session, body: Any = None) -> None:
+        """Make the next agent's play (``body = {"move": N}`` optional, to refuse a stale request).
+
+        Raises:
+            WebError: a replay, the person's turn, game over or stale move number (409).
+        """
+        if session.mode == "replay":
+            raise WebError(f"game {session.id} is a replay: use seek to move through it", 409)
+        if body is not None and not isinstance(body, dict):
+            raise WebError("the request body must be a JSON object {\"move\": N} or empty")
+        body = body or {}
+        unknown = sorted(set(body) - {"move"})
+        if unknown:
+            raise WebError(f"unknown fields {unknown}; allowed: ['move']")
+        with session.lock:
+            game = session.game
+            self._check_move(session, body.get("move"))
+            if game.game_over:
+                raise WebError("the game is over; nothing to advance", 409)
+            seat = game.current
+            if seat == session.human:
+                raise WebError("it is your turn: choose a play", 409)
+            play = session.agents[seat].act(SeatView(game, seat))
+            game.apply(play)
+
+    def seek(self, session: Session, body: Any) -> None:
+        """Show a replay after ``body["step"]`` plays (0..number of plays).
+
+        Raises:
+            WebError: not a replay (409), step not an integer in range (400).
+        """
+        if session.mode != "replay":
+            raise WebError(f"game {session.id} is a {session.mode} game, not a replay", 409)
+        if not isinstance(body, dict) or set(body) != {"step"}:
+            raise WebError("the request body must be a JSON object {\"step\": N}")
+        step = body["step"]
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(session.plays):
+            raise WebError(f"step={step!r} must be an integer in 0..{len(session.plays)}")
+        with session.lock:
+            k = step // CHECKPOINT_EVERY
+            if step == len(session.plays) and step % CHECKPOINT_EVERY == 0 and step:
+                k -= 1
+            game = Game.from_dict(session.checkpoints[k]) if session.checkpoints else Game.replay(session.log, 0)
+            for p in session.plays[k * CHECKPOINT_EVERY:step]:
+                game.apply(p)
+            session.game = game
+            session.step = step
+
+    def log(self, session: Session) -> dict[str, Any]:
+        """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it."""
+        if session.mode == "replay":
+            return dict(session.log)
+        log = session.game.log()
+        log["agents"] = list(session.names)
+        return log
+
+    @staticmethod
+    def _check_move(session: Session, move: Any) -> None:
+        if move is None:
+            return
+        now = n_plays(session.game)
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise WebError(f"move={move!r} must be an integer (the number of plays made so far)")
+        if move != now:
+            raise WebError(f"move {move} is stale: {now} plays have been made; reload the game", 409)
+
+
+def _int_field(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise WebError(f"{key}={value!r} must be an integer in {lo}..{hi}")
+    return value
+
+
+_PLAY_INT_FIELDS = ("kind", "meld_type", "size", "rank", "wilds", "artifact", "target", "run_suit",
+                    "effect_used", "modified_card", "modifier")
+
+
+def parse_play(d: Any) -> Play:
+    """A :class:`Play` from the page's JSON (the ``play`` of a legal play, or any Play fields).
+
+    Raises:
+        WebError: not an object, unknown fields, or fields of the wrong type (400). Legality is the
+            engine's to judge.
+    """
+    if not isinstance(d, dict):
+        raise WebError(f"play {d!r} must be a JSON object of Play fields {list(Play._fields)}")
+    unknown = sorted(set(d) - set(Play._fields))
+    if unknown:
+        raise WebError(f"unknown Play fields {unknown}; allowed: {list(Play._fields)}")
+    if "kind" not in d:
+        raise WebError("a play needs a 'kind' (0 pass, 1 meld, 2 Rod of Reincarnation, 3 Gift of Fate)")
+    for key in _PLAY_INT_FIELDS:
+        if key in d and (isinstance(d[key], bool) or not isinstance(d[key], int) or abs(d[key]) > 1000):
+            raise WebError(f"play field {key}={d[key]!r} must be a small integer")
+    for key in ("suited", "wild_values"):
+        v = d.get(key, [])
+        if not isinstance(v, list) or len(v) > 20 or any(isinstance(x, bool) or not isinstance(x, int)
+                                                         for x in v):
+            raise WebError(f"play field {key}={v!r} must be a list of at most 20 integers")
+    return Play.from_dict(d)

@@ -1,0 +1,570 @@
+// Seers Catalog page: plain JavaScript, no build step. The server's engine decides everything; this page
+// draws the state it sends, offers the legal plays it lists, and paces the agents' plays.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid != null) e.append(kid);
+  return e;
+};
+
+const ARTIFACT_SHORT = {
+  go_first: ["1st", "Go First"], rod_of_reincarnation: ["Rod", "Rod of Rein."],
+  gift_of_fate: ["Gift", "Gift of Fate"], cauldron_of_sorcery: ["±1", "Cauldron"],
+  suit_changer: ["Suit", "Suit Changer"], half_step: ["½", "Half Step"],
+  highest_single: ["Top", "Highest Single"],
+};
+
+const ui = {
+  meta: null, view: "play", id: null, state: null, selected: [], answers: {},
+  paused: false, timer: null, busy: false, replayFile: null, replayTimer: null,
+};
+window.__seers = ui;  // for tests and curious people
+
+// --- server calls ------------------------------------------------------------------------------------
+async function api(method, path, body, raw = false) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.body = raw ? body : JSON.stringify(body);
+    opts.headers["Content-Type"] = "application/json";
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const msg = (data && (data.error || JSON.stringify(data.detail))) || `${res.status} ${res.statusText}`;
+    const err = new Error(msg); err.status = res.status; throw err;
+  }
+  return data;
+}
+
+function showError(msg) {
+  const box = $("#error");
+  if (!msg) { box.hidden = true; box.textContent = ""; return; }
+  box.textContent = msg; box.hidden = false;
+}
+
+async function guarded(fn) {
+  try { showError(""); await fn(); } catch (err) { showError(err.message); }
+}
+
+// --- cards ---------------------------------------------------------------------------------------------
+function cardEl(id, known = false) {
+  const c = ui.meta.cards[id];
+  let e;
+  if (c.kind === "suited") {
+    e = el("div", { class: `card suit-${c.suit}`, title: c.name },
+      el("span", { class: "v", text: String(c.value) }), el("span", { class: "s", text: c.suit_name }));
+  } else if (c.kind === "wild") {
+    e = el("div", { class: "card wild", title: "wild: stands for any value" },
+      el("span", { class: "v", text: "W" }), el("span", { class: "s", text: "wild" }));
+  } else {
+    const [short, name] = ARTIFACT_SHORT[c.key] || [c.name.slice(0, 3), c.name];
+    e = el("div", { class: "card artifact", title: `${c.name}: ${c.timing}` },
+      el("span", { class: "v", text: short }), el("span", { class: "s", text: name }));
+  }
+  e.dataset.card = id;
+  if (known) e.classList.add("known");
+  return e;
+}
+
+function cardRow(ids, mini = true, known = []) {
+  const left = [...known];
+  const row = el("div", { class: mini ? "cards mini" : "cards" });
+  for (const id of ids) {
+    const i = left.indexOf(id);
+    if (i >= 0) left.splice(i, 1);
+    row.append(cardEl(id, i >= 0));
+  }
+  return row;
+}
+
+const seatName = (s, st) => (st.names[s] ? `player_${s} (${st.names[s]})` : `player_${s}`);
+
+// --- setup forms ---------------------------------------------------------------------------------------
+function agentInputs(prefix) {
+  const n = Number($(`#${prefix}-players`).value);
+  const box = $(`#${prefix}-agents`);
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  let seat = null;
+  if (prefix === "play") {
+    const sel = $("#play-seat");
+    const keep = Number(sel.value || 0);
+    sel.innerHTML = "";
+    for (let s = 0; s < n; s++) sel.append(el("option", { value: s, text: `player_${s}` }));
+    sel.value = String(Math.min(keep, n - 1));
+    seat = Number(sel.value);
+  }
+  box.innerHTML = "";
+  let k = 0;
+  for (let s = 0; s < n; s++) {
+    if (s === seat) continue;
+    const input = el("input", { list: "spec-list", value: old[k] || "heuristic", id: `${prefix}-agent-${s}`,
+      "aria-label": `agent at player_${s}` });
+    box.append(el("label", {}, `player_${s}`, input));
+    k++;
+  }
+}
+
+function readForm(prefix) {
+  const seedText = $(`#${prefix}-seed`).value.trim();
+  const body = {
+    mode: prefix, players: Number($(`#${prefix}-players`).value),
+    rounds: Number($(`#${prefix}-rounds`).value),
+    artifacts: $(`#${prefix}-artifacts`).checked,
+    agents: [...$(`#${prefix}-agents`).querySelectorAll("input")].map((i) => i.value.trim()),
+    seed: seedText === "" ? null : Number(seedText),
+  };
+  if (prefix === "play") body.seat = Number($("#play-seat").value);
+  return body;
+}
+
+async function startGame(prefix) {
+  await guarded(async () => {
+    const st = await api("POST", "/api/games", readForm(prefix));
+    openState(st);
+  });
+}
+
+async function openReplay(gameIndex = 0) {
+  await guarded(async () => {
+    const file = $("#replay-file").files[0] || ui.replayFile;
+    if (!file) throw new Error("choose a saved game file first");
+    ui.replayFile = file;
+    const st = await api("POST", `/api/replays?game=${gameIndex}`, await file.text(), true);
+    openState(st);
+  });
+}
+
+// --- views ---------------------------------------------------------------------------------------------
+function setView(view) {
+  ui.view = view;
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.view === view);
+  for (const v of ["play", "watch", "replay"]) $(`#setup-${v}`).hidden = !(v === view && !boardFor(v));
+  $("#board").hidden = !boardFor(view);
+}
+const boardFor = (view) => ui.state && ui.state.mode === view;
+
+function openState(st) {
+  stopTimers();
+  ui.state = st; ui.id = st.id; ui.selected = []; ui.answers = {}; ui.paused = false;
+  location.hash = `#/game/${st.id}`;
+  try { localStorage.setItem("seers-last-game", st.id); } catch (e) { /* private mode */ }
+  setView(st.mode);
+  render();
+  refreshGames();
+  schedule();
+}
+
+async function refreshGames() {
+  try {
+    const games = await api("GET", "/api/games");
+    const sel = $("#games");
+    sel.innerHTML = "";
+    sel.append(el("option", { value: "", text: games.length ? "switch game..." : "(none)" }));
+    for (const g of games) {
+      const label = `${g.id} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}/${g.n_rounds}`}`;
+      sel.append(el("option", { value: g.id, text: label }));
+    }
+  } catch (e) { /* the list is a convenience */ }
+}
+
+async function loadGame(id) {
+  const path = `/api/games/${encodeURIComponent(id)}`;
+  let st = await api("GET", path);
+  if ((st.mode !== "play" && $("#show-hands").checked) || (st.mode === "play" && st.game_over)) {
+    st = await api("GET", `${path}?reveal=1`);
+  }
+  openState(st);
+}
+
+// --- rendering ----------------------------------------------------------------------------------------
+function render() {
+  const st = ui.state;
+  if (!st) return;
+  $("#game-id").textContent = st.id;
+  $("#download").href = `/api/games/${st.id}/log`;
+  $("#download").setAttribute("download", `seers-${st.id}.json`);
+  renderStatus(st); renderSeats(st); renderTrick(st); renderHand(st); renderControls(st);
+  renderScores(st); renderHistory(st); renderLastRound(st);
+}
+
+function renderStatus(st) {
+  let line = `Round ${st.round + 1}/${st.n_rounds} · suits ${st.suits.join(", ")}`;
+  if (st.mode === "replay") line += ` · play ${st.step}/${st.steps}`;
+  if (!st.game_over) {
+    line += st.current === st.human ? " · your turn" : ` · ${seatName(st.current, st)} to act`;
+  }
+  $("#status-line").textContent = line;
+  const over = $("#gameover");
+  over.hidden = !st.game_over;
+  if (st.game_over) {
+    const who = st.winners.map((s) => (s === st.human ? "you" : seatName(s, st))).join(" and ");
+    over.textContent = `Game over. Final scores: ${st.totals.map((t, s) => `${seatName(s, st)} ${t}`).join(", ")}. `
+      + `Winner${st.winners.length > 1 ? "s" : ""}: ${who}.`;
+  }
+}
+
+function renderSeats(st) {
+  const box = $("#seats");
+  box.innerHTML = "";
+  for (let s = 0; s < st.n_players; s++) {
+    const flags = el("div", { class: "flags" });
+    const flag = (cls, text) => flags.append(el("span", { class: `flag ${cls}`, text }));
+    if (!st.game_over && s === st.current) flag("act", "to act");
+    if (s === st.start_seer) flag("seer", "Start Seer");
+    if (st.passed[s]) flag("passed", "passed");
+    if (st.bonus[s]) flag("bonus", "Bonus");
+    if (st.game_over && st.winners.includes(s)) flag("winner", "winner");
+    const seat = el("div", { class: "seat" + (!st.game_over && s === st.current ? " to-act" : ""), id: `seat-${s}` },
+      el("div", { class: "name", text: s === st.human ? `player_${s} (you)` : seatName(s, st) }),
+      el("div", { class: "stats", text: `${st.hand_sizes[s]} cards · total ${st.totals[s]}` }), flags);
+    const hand = st.hands[String(s)];
+    if (hand && s !== st.human) seat.append(cardRow(hand, true, st.known[String(s)] || []));
+    box.append(seat);
+  }
+}
+
+function renderTrick(st) {
+  $("#to-beat").textContent = st.top
+    ? `To beat: ${st.top.meld_type} of ${st.top.size} at ${st.top.rank} (by ${seatName(st.top.seat, st)})`
+    : `Empty trick: ${seatName(st.start_seer, st)} leads`;
+  const box = $("#trick");
+  box.innerHTML = "";
+  for (const m of st.trick) {
+    box.append(el("div", { class: "meld" }, el("span", { class: "who", text: seatName(m.seat, st) }),
+      cardRow(m.cards), el("span", { class: "text", text: m.text })));
+  }
+}
+
+function handCards(st) {
+  return st.human != null ? st.hands[String(st.human)] || [] : [];
+}
+
+function renderHand(st) {
+  const box = $("#hand-box");
+  box.hidden = st.mode !== "play";
+  if (box.hidden) return;
+  const hand = handCards(st);
+  $("#hand-count").textContent = `(${hand.length} cards)`;
+  const row = $("#hand");
+  row.innerHTML = "";
+  const myTurn = !!st.legal;
+  row.classList.toggle("locked", !myTurn);
+  const known = [...(st.known[String(st.human)] || [])];
+  hand.forEach((id, pos) => {
+    const i = known.indexOf(id);
+    if (i >= 0) known.splice(i, 1);
+    const c = cardEl(id, i >= 0);
+    c.dataset.pos = pos;
+    if (ui.selected.includes(pos)) c.classList.add("selected");
+    if (myTurn) {
+      c.tabIndex = 0;
+      c.setAttribute("role", "button");
+      c.addEventListener("click", () => toggleCard(pos));
+      c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggleCard(pos); } });
+    }
+    row.append(c);
+  });
+  renderActions(st);
+}
+
+function toggleCard(pos) {
+  const i = ui.selected.indexOf(pos);
+  if (i >= 0) ui.selected.splice(i, 1); else ui.selected.push(pos);
+  ui.answers = {};
+  renderHand(ui.state);
+}
+
+const sortedKey = (ids) => [...ids].sort((a, b) => a - b).join(",");
+function contains(big, small) {
+  const left = [...big];
+  for (const c of small) { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); }
+  return true;
+}
+
+function renderActions(st) {
+  const info = $("#selection-info"), choices = $("#choices"), confirm = $("#confirm-play");
+  const pass = $("#pass-btn"), clear = $("#clear-btn"), sugg = $("#suggestions");
+  choices.innerHTML = ""; sugg.innerHTML = ""; confirm.hidden = true; pass.hidden = true; clear.hidden = true;
+  if (!st.legal) {
+    info.textContent = st.game_over ? "" : `Waiting for ${seatName(st.current, st)}...`;
+    return;
+  }
+  const hand = handCards(st);
+  const sel = ui.selected.map((p) => hand[p]);
+  const passPlay = st.legal.find((p) => p.kind === "PASS");
+  pass.hidden = !passPlay;
+  clear.hidden = sel.length === 0;
+  const melds = st.legal.filter((p) => p.kind !== "PASS");
+  if (sel.length === 0) {
+    info.textContent = melds.length
+      ? `Your turn: click cards to build a play (${melds.length} legal plays${passPlay ? ", or pass" : ""}).`
+      : "Your turn: no play beats the top meld, so you pass.";
+    return;
+  }
+  const key = sortedKey(sel);
+  let cands = melds.filter((p) => sortedKey(p.cards) === key);
+  const bigger = melds.filter((p) => p.cards.length > sel.length && contains(p.cards, sel));
+  // fewest extra cards first, artifacts riding along last
+  const extra = (p) => p.cards.length * 2 + (p.play.artifact >= 0 ? 1 : 0);
+  bigger.sort((a, b) => extra(a) - extra(b));
+  if (!cands.length) {
+    info.textContent = bigger.length
+      ? "No legal play uses exactly these cards. Plays that use them with more cards:"
+      : "No legal play uses these cards.";
+  } else {
+    info.textContent = cands.length === 1 ? "One legal play uses these cards:" : `${cands.length} legal plays use these cards:`;
+    // ask the questions that tell the candidates apart, one at a time
+    const questions = cands[0].choices.map((q) => q[0]);
+    for (const q of questions) {
+      const answerOf = (p) => (p.choices.find((c) => c[0] === q) || [q, ""])[1];
+      if (q in ui.answers) { cands = cands.filter((p) => answerOf(p) === ui.answers[q]); continue; }
+      const distinct = [...new Set(cands.map(answerOf))];
+      if (distinct.length <= 1) continue;
+      const row = el("div", { class: "question" }, el("span", { text: `${q}:` }));
+      for (const a of distinct) {
+        row.append(el("button", { class: "choice", text: a, onclick: () => { ui.answers[q] = a; renderActions(ui.state); } }));
+      }
+      choices.append(row);
+      break;
+    }
+    if (Object.keys(ui.answers).length) {
+      choices.append(el("button", { class: "choice-reset", text: "Change answers", onclick: () => { ui.answers = {}; renderActions(ui.state); } }));
+    }
+    if (!choices.querySelector(".question")) {
+      if (cands.length === 1) {
+        confirm.hidden = false;
+        confirm.textContent = `Play: ${cands[0].text}`;
+        confirm.onclick = () => sendPlay(cands[0]);
+      } else {  // the same answers everywhere: list the plays themselves
+        for (const p of cands) choices.append(el("button", { class: "choice", text: p.text, onclick: () => sendPlay(p) }));
+      }
+    }
+  }
+  for (const p of bigger.slice(0, 8)) {
+    sugg.append(el("button", { class: "suggest", text: p.text, onclick: () => selectCards(p.cards) }));
+  }
+  if (bigger.length > 8) sugg.append(el("span", { text: `and ${bigger.length - 8} more` }));
+}
+
+function selectCards(ids) {
+  const hand = handCards(ui.state);
+  const taken = [];
+  for (const id of ids) {
+    const pos = hand.findIndex((c, i) => c === id && !taken.includes(i));
+    if (pos >= 0) taken.push(pos);
+  }
+  ui.selected = taken; ui.answers = {};
+  renderHand(ui.state);
+}
+
+async function sendPlay(p) {
+  if (ui.busy) return;
+  ui.busy = true;
+  await guarded(async () => {
+    const st = await api("POST", `/api/games/${ui.id}/play`, { play: p.play, move: ui.state.move });
+    ui.selected = []; ui.answers = {};
+    await afterState(st);
+  });
+  ui.busy = false;
+  schedule();
+}
+
+async function afterState(st) {
+  ui.state = st;
+  if (st.mode === "play" && st.game_over && Object.keys(st.hands).length < st.n_players) {
+    try { ui.state = await api("GET", `/api/games/${ui.id}?reveal=1`); } catch (e) { /* keep st */ }
+  }
+  render();
+}
+
+function renderControls(st) {
+  const replay = st.mode === "replay";
+  $("#replay-controls").hidden = !replay;
+  $("#pace-controls").hidden = replay;
+  $("#show-hands-label").hidden = st.mode === "play";
+  $("#pace-label").textContent = `${(Number($("#pace").value) / 1000).toFixed(1)} s`;
+  $("#pause").hidden = st.mode === "play";
+  $("#pause").textContent = ui.paused ? "Resume" : "Pause";
+  $("#step").hidden = st.mode === "play";
+  $("#step").disabled = st.game_over || st.waiting_for !== "agent";
+  if (replay) {
+    const r = $("#rp-range");
+    r.max = String(st.steps); r.value = String(st.step);
+    $("#rp-step").textContent = `${st.step} / ${st.steps}`;
+    $("#rp-prev").disabled = $("#rp-first").disabled = st.step === 0;
+    $("#rp-next").disabled = $("#rp-last").disabled = st.step === st.steps;
+    $("#rp-auto").textContent = ui.replayTimer ? "Stop" : "Play";
+    const sel = $("#rp-game");
+    sel.hidden = !(st.source && st.source.kind === "tournament");
+    if (!sel.hidden && sel.options.length !== st.source.games.length) {
+      sel.innerHTML = "";
+      for (const g of st.source.games) {
+        sel.append(el("option", { value: g.index, text: `game ${g.index}: deal ${g.deal}, rotation ${g.rotation}` }));
+      }
+    }
+    if (!sel.hidden) sel.value = String(st.source.game);
+  }
+}
+
+function renderScores(st) {
+  const t = el("table");
+  const head = el("tr", {}, el("th", { text: "" }));
+  for (let s = 0; s < st.n_players; s++) head.append(el("th", { text: s === st.human ? "you" : `player_${s}` }));
+  t.append(head);
+  st.round_scores.forEach((r, i) => {
+    const tr = el("tr", {}, el("td", { text: `round ${i + 1}` }));
+    for (const v of r) tr.append(el("td", { text: String(v) }));
+    t.append(tr);
+  });
+  const tot = el("tr", { class: "totals" }, el("th", { text: "total" }));
+  st.totals.forEach((v, s) => tot.append(el("th", { text: String(v), "data-seat": s })));
+  t.append(tot);
+  const box = $("#scores");
+  box.innerHTML = "";
+  box.append(t);
+}
+
+function renderHistory(st) {
+  const ol = $("#history");
+  ol.innerHTML = "";
+  for (const line of st.history) ol.append(el("li", { text: line }));
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderLastRound(st) {
+  const box = $("#last-round");
+  box.hidden = !st.last_round;
+  if (!st.last_round) return;
+  box.innerHTML = "";
+  box.append(el("h3", { text: `Round ${st.last_round.round + 1}: cards left at its end (scores ${st.last_round.scores.join(", ")})` }));
+  st.last_round.hands.forEach((h, s) => box.append(el("div", { class: "row" },
+    el("span", { text: `${s === st.human ? "you" : seatName(s, st)}: ${st.last_round.scores[s]}` }), cardRow(h))));
+}
+
+// --- pacing of agents' plays ------------------------------------------------------------------------
+function stopTimers() {
+  if (ui.timer) clearTimeout(ui.timer);
+  if (ui.replayTimer) clearTimeout(ui.replayTimer);
+  ui.timer = null; ui.replayTimer = null;
+}
+
+function schedule() {
+  if (ui.timer) { clearTimeout(ui.timer); ui.timer = null; }
+  const st = ui.state;
+  if (!st || st.mode === "replay" || st.game_over || st.waiting_for !== "agent") return;
+  if (st.mode === "watch" && ui.paused) return;
+  ui.timer = setTimeout(() => { ui.timer = null; advance(); }, Number($("#pace").value));
+}
+
+async function advance() {
+  if (ui.busy || !ui.state) return;
+  ui.busy = true;
+  const id = ui.id;
+  try {
+    const reveal = ui.state.mode === "watch" && $("#show-hands").checked ? 1 : 0;
+    const st = await api("POST", `/api/games/${id}/advance?reveal=${reveal}`, { move: ui.state.move });
+    if (id === ui.id) await afterState(st);
+  } catch (err) {
+    showError(err.message);
+    ui.busy = false;
+    return;  // no retry loop on errors
+  }
+  ui.busy = false;
+  if (id === ui.id) schedule();
+}
+
+async function seek(step) {
+  const st = ui.state;
+  if (!st || st.mode !== "replay") return;
+  step = Math.max(0, Math.min(st.steps, step));
+  await guarded(async () => {
+    const reveal = $("#show-hands").checked ? 1 : 0;
+    ui.state = await api("POST", `/api/games/${ui.id}/seek?reveal=${reveal}`, { step });
+    render();
+  });
+}
+
+function replayAuto() {
+  if (ui.replayTimer) { clearTimeout(ui.replayTimer); ui.replayTimer = null; renderControls(ui.state); return; }
+  const tick = async () => {
+    if (!ui.state || ui.state.mode !== "replay" || ui.state.step >= ui.state.steps) { ui.replayTimer = null; renderControls(ui.state); return; }
+    await seek(ui.state.step + 1);
+    ui.replayTimer = setTimeout(tick, Math.max(150, Number($("#pace").value)));
+    renderControls(ui.state);
+  };
+  ui.replayTimer = setTimeout(tick, 0);
+}
+
+// --- wiring -------------------------------------------------------------------------------------------
+async function init() {
+  ui.meta = await api("GET", "/api/meta");
+  const dl = $("#spec-list");
+  for (const s of ui.meta.specs) dl.append(el("option", { value: s }));
+  for (const p of ["play", "watch"]) {
+    agentInputs(p);
+    $(`#${p}-players`).addEventListener("change", () => agentInputs(p));
+    $(`#start-${p}`).addEventListener("click", () => startGame(p));
+  }
+  $("#play-seat").addEventListener("change", () => agentInputs("play"));
+  $("#show-hands").checked = true;
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => {
+      if (ui.state && ui.state.mode !== b.dataset.view) { stopTimers(); ui.state = null; location.hash = ""; }
+      else if (ui.state && ui.state.mode === b.dataset.view) { stopTimers(); ui.state = null; location.hash = ""; }
+      setView(b.dataset.view);
+    });
+  }
+  $("#replay-open").addEventListener("click", () => openReplay(0));
+  $("#rp-game").addEventListener("change", (ev) => openReplay(Number(ev.target.value)));
+  $("#games").addEventListener("change", (ev) => { if (ev.target.value) guarded(() => loadGame(ev.target.value)); });
+  $("#pass-btn").addEventListener("click", () => {
+    const p = ui.state && ui.state.legal && ui.state.legal.find((x) => x.kind === "PASS");
+    if (p) sendPlay(p);
+  });
+  $("#clear-btn").addEventListener("click", () => { ui.selected = []; ui.answers = {}; renderHand(ui.state); });
+  $("#pace").addEventListener("input", () => { renderControls(ui.state || { mode: "play" }); schedule(); });
+  $("#pause").addEventListener("click", () => { ui.paused = !ui.paused; renderControls(ui.state); schedule(); });
+  $("#step").addEventListener("click", () => { if (ui.timer) clearTimeout(ui.timer); ui.timer = null; advance(); });
+  $("#show-hands").addEventListener("change", () => guarded(async () => {
+    const st = ui.state;
+    if (!st || st.mode === "play") return;
+    ui.state = await api("GET", `/api/games/${ui.id}?reveal=${$("#show-hands").checked ? 1 : 0}`);
+    render();
+  }));
+  $("#rp-first").addEventListener("click", () => seek(0));
+  $("#rp-prev").addEventListener("click", () => seek(ui.state.step - 1));
+  $("#rp-next").addEventListener("click", () => seek(ui.state.step + 1));
+  $("#rp-last").addEventListener("click", () => seek(ui.state.steps));
+  $("#rp-range").addEventListener("change", (ev) => seek(Number(ev.target.value)));
+  $("#rp-auto").addEventListener("click", replayAuto);
+  $("#close-game").addEventListener("click", () => guarded(async () => {
+    const view = ui.state ? ui.state.mode : ui.view;
+    stopTimers();
+    await api("DELETE", `/api/games/${ui.id}`);
+    ui.state = null; ui.id = null; location.hash = "";
+    setView(view); refreshGames();
+  }));
+  window.addEventListener("hashchange", () => {
+    const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
+    if (m && m[1] !== ui.id) guarded(() => loadGame(m[1]));
+  });
+  const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
+  if (m) {
+    await guarded(() => loadGame(m[1]));
+    if (!ui.state) setView("play");
+  } else {
+    setView("play");
+  }
+  refreshGames();
+}
+
+init().catch((err) => showError(`the page could not start: ${err.message}`));

@@ -1,0 +1,249 @@
+"""The ``seers serve`` page in a real browser: headless Chromium driven by Playwright.
+
+Uses the system Chromium (Debian's ``chromium`` package; Playwright's own browser download is not needed):
+``$SEERS_CHROMIUM``, else ``chromium`` or ``chromium-browser`` on ``PATH``. ``.ci/run`` installs it when
+missing; these tests skip, saying why, only where no browser can be had.
+
+A uvicorn server runs the app in a thread on a free port. The tests play a whole game by clicking cards
+and check the final scores against the engine, watch agents with pause and step, replay a saved file
+forwards and backwards, and save a screenshot of each view (1280x800 and a 390 px phone width) under
+``$SEERS_TEST_ARTIFACTS`` (default ``test-artifacts/``) in ``web/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
+uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+from agents import make_agent  # noqa: E402
+from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
+from seers_env.game import Game, GameConfig  # noqa: E402
+from seers_env.play_cli import agent_seed, save_log  # noqa: E402
+from seers_env.plays import Play  # noqa: E402
+from seers_env.view import SeatView  # noqa: E402
+from seers_web.app import create_app  # noqa: E402
+
+CHROMIUM = os.environ.get("SEERS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if not CHROMIUM:
+    pytest.skip("no Chromium browser on this machine: install Debian's chromium package "
+                "(apt-get install -y chromium) or set SEERS_CHROMIUM to a Chromium binary",
+                allow_module_level=True)
+
+ARTIFACTS = Path(os.environ.get("SEERS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts")) / "web"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Base URL of the app served by uvicorn on a free localhost port (stopped after the module)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(seed=0), log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        try:
+            b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        except Exception as err:  # a browser binary that cannot start here
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {err}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport=DESKTOP)
+    pg = ctx.new_page()
+    pg.set_default_timeout(15000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(page, name: str) -> None:
+    """Save a full-page screenshot of the current view as ``web/<name>.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def state(page) -> dict:
+    return page.evaluate("window.__seers.state")
+
+
+def wait_settled(page) -> dict:
+    """Wait until it is the person's turn or the game is over, and no request is in flight."""
+    page.wait_for_function("() => { const u = window.__seers; return u.state && !u.busy && "
+                           "(u.state.game_over || u.state.legal); }")
+    return state(page)
+
+
+def click_play(page, p: dict) -> None:
+    """Choose the legal play ``p`` by clicking: its cards in the hand, then the answers, then Play."""
+    if p["kind"] == "PASS":
+        page.click("#pass-btn")
+        return
+    for card in p["cards"]:
+        page.locator(f'#hand .card[data-card="{card}"]:not(.selected)').first.click()
+    answers = dict(p["choices"])
+    for _ in range(10):
+        if page.locator("#confirm-play").is_visible():
+            assert page.inner_text("#confirm-play") == f"Play: {p['text']}"
+            page.click("#confirm-play")
+            return
+        question = page.locator("#choices .question").first
+        if question.count() == 0:  # plays alike in every answer: listed by their text
+            page.locator("#choices button.choice", has_text=p["text"]).first.click()
+            return
+        label = question.locator("span").first.inner_text().rstrip(":")
+        question.locator("button.choice", has_text=answers[label]).first.click()
+    raise AssertionError(f"could not choose {p['text']!r} by clicking")
+
+
+def test_play_whole_game_by_clicking(server, page):
+    seed, players, human = 11, 3, 1
+    page.goto(server)
+    page.select_option("#play-players", str(players))
+    page.select_option("#play-seat", str(human))
+    page.fill("#play-rounds", "1")
+    page.fill("#play-seed", str(seed))
+    for s in (0, 2):
+        page.fill(f"#play-agent-{s}", "random")
+    page.click("#start-play")
+    page.fill("#pace", "0")
+    rng = np.random.default_rng(0)
+    chosen: list[dict] = []
+    shots = 0
+    while True:
+        st = wait_settled(page)
+        if st["game_over"]:
+            break
+        legal = st["legal"]
+        melds = [p for p in legal if p["kind"] != "PASS"]
+        # prefer plays with several cards, so that the step-by-step questions are exercised
+        multi = [p for p in melds if len(p["cards"]) > 1]
+        pool = multi if multi and rng.random() < 0.7 else (melds or legal)
+        p = pool[int(rng.integers(len(pool)))]
+        if shots == 0 and p["kind"] != "PASS":
+            page.locator(f'#hand .card[data-card="{p["cards"][0]}"]').first.click()
+            shot(page, "play-1280")
+            page.set_viewport_size(PHONE)
+            shot(page, "play-phone")
+            page.set_viewport_size(DESKTOP)
+            page.click("#clear-btn")
+            shots += 1
+        if len(chosen) == 2:  # a reload keeps the game
+            page.reload()
+            st2 = wait_settled(page)
+            assert st2["id"] == st["id"] and st2["move"] == st["move"]
+        click_play(page, p)
+        chosen.append(p["play"])
+        page.wait_for_function(f"() => window.__seers.state.move > {st['move']}")
+    shot(page, "play-over-1280")
+    # the same game in the engine: same seed, same agents and seeds, the plays clicked
+    game = Game(GameConfig(n_players=players, n_rounds=1, artifact_deck=DEFAULT_ARTIFACT_DECK), seed=seed)
+    agents = {s: make_agent("random", seed=agent_seed(seed, s)) for s in range(players) if s != human}
+    mine = iter(chosen)
+    while not game.game_over:
+        seat = game.current
+        game.apply(Play.from_dict(next(mine)) if seat == human else agents[seat].act(SeatView(game, seat)))
+    assert next(mine, None) is None
+    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(players)]
+    assert totals == game.totals == st["totals"]
+    assert "Game over" in page.inner_text("#gameover")
+    assert len(chosen) >= 3
+
+
+def test_watch_pause_step_and_hands(server, page):
+    page.goto(server)
+    page.click("#tab-watch")
+    page.select_option("#watch-players", "4")
+    page.fill("#watch-rounds", "1")
+    page.fill("#watch-seed", "5")
+    page.click("#start-watch")
+    page.fill("#pace", "100")
+    page.wait_for_function("() => window.__seers.state && window.__seers.state.move >= 3")
+    page.click("#pause")
+    page.wait_for_function("() => !window.__seers.busy && !window.__seers.timer")
+    before = state(page)["move"]
+    page.wait_for_timeout(300)
+    assert state(page)["move"] == before  # paused: no agent plays
+    page.click("#step")
+    page.wait_for_function(f"() => window.__seers.state.move === {before + 1} && !window.__seers.busy")
+    st = state(page)
+    assert len(st["hands"]) == 4  # "Show hands" is on
+    assert page.locator("#seats .seat .card").count() == sum(st["hand_sizes"])
+    shot(page, "watch-1280")
+    page.set_viewport_size(PHONE)
+    shot(page, "watch-phone")
+    page.uncheck("#show-hands")
+    page.wait_for_function("() => Object.keys(window.__seers.state.hands).length === 0")
+    assert page.locator("#seats .seat .card").count() == 0
+
+
+def test_replay_saved_file(server, page, tmp_path):
+    seed = 21
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=seed)
+    agents = [make_agent("heuristic", seed=s) for s in range(4)]
+    while not game.game_over:
+        game.apply(agents[game.current].act(SeatView(game, game.current)))
+    path = tmp_path / "saved.json"
+    save_log(game, path, ["heuristic"] * 4)
+    n = sum(1 for e in game.events if e["event"] == "play")
+    page.goto(server)
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.click("#replay-open")
+    page.wait_for_function("() => window.__seers.state && window.__seers.state.mode === 'replay'")
+    assert state(page)["steps"] == n and state(page)["step"] == 0
+    for k in range(1, 4):
+        page.click("#rp-next")
+        page.wait_for_function(f"() => window.__seers.state.step === {k}")
+    page.click("#rp-prev")
+    page.wait_for_function("() => window.__seers.state.step === 2")
+    mid = Game.replay(game.log(), upto=2)
+    assert state(page)["hand_sizes"] == mid.hand_sizes()
+    shot(page, "replay-1280")
+    page.set_viewport_size(PHONE)
+    shot(page, "replay-phone")
+    page.set_viewport_size(DESKTOP)
+    page.click("#rp-last")
+    page.wait_for_function(f"() => window.__seers.state.step === {n}")
+    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(4)]
+    assert totals == game.totals
+    # a malformed file: a clear message, and the replay shown stays as it was
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"config": {"n_players": 9}}')
+    page.set_input_files("#replay-file", str(bad))
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(bad))
+    page.click("#replay-open")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "not a game log" in page.inner_text("#error")
