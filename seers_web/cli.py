@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import threading
 
 import typer
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-
 
 def is_local(host: str) -> bool:
-    """Whether ``host`` is a loopback address (only this machine can connect)."""
+    """Whether ``host`` is a loopback address, so that only this machine can connect."""
     if host == "localhost":
         return True
     try:
@@ -24,56 +23,58 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
 
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", help="Address to listen on. The default lets only this machine "
-                                 "connect; 0.0.0.0 opens the page to the network (a warning is printed)."),
-        port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on (0: any free port)."),
+        host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: the network; warns)."),
+        port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free port)."),
         open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a browser."),
-        agent: list[str] = typer.Option([], "--agent", help="An extra agent spec the page may use, e.g. a "
-                                        "trained model 'ppo:runs/x/model.zip' (repeatable). The page itself "
-                                        "can only name agents without a file."),
-        max_games: int = typer.Option(32, min=1, help="Most live games (and replays) at once."),
-        max_upload_kb: int = typer.Option(2000, min=1, help="Largest upload in kB."),
+        agent: list[str] = typer.Option([], "--agent", help="Extra agent spec the page may use, e.g. "
+                                        "ppo:model.zip (repeatable)."),
+        max_games: int = typer.Option(32, min=1, help="Most live games and replays at once."),
+        max_upload_kb: int = typer.Option(2000, min=1, help="Largest upload, in kB."),
         seed: int = typer.Option(None, help="Seed of the deals of games started without a seed."),
     ) -> None:
-        """Play, watch and replay games in a local web page (FastAPI + uvicorn)."""
+        """Play, watch and replay games in a local web page (FastAPI + uvicorn).
+
+        The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no
+        path sent by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
+        """
         try:
             import uvicorn
 
             from .app import create_app
-            from .sessions import Limits, WebError, check_spec
+            from .sessions import Limits
         except ModuleNotFoundError as err:
             raise typer.BadParameter(f"the web extra is not installed ({err.name} is missing): "
                                      "pip install 'seers-catalog[web]'") from None
-        limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000,
-                        allowed_specs=tuple(a.strip() for a in agent))
-        for spec in limits.allowed_specs:
-            try:
-                check_spec(spec, limits)
-            except WebError as err:
-                raise typer.BadParameter(err.message, param_hint="--agent") from None
-        if not is_local(host):
-            typer.secho(f"WARNING: listening on {host}: anyone who can reach this machine on port {port} can "
-                        "use the page and make the server run agents. Use --host 127.0.0.1 to keep it local.",
-                        fg="red", err=True)
-        url_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        config = uvicorn.Config(create_app(limits, seed=seed), host=host, port=port, log_level="warning")
-        server = uvicorn.Server(config)
+        from agents import make_agent
 
-        if open_browser:
-            import threading
+        specs = tuple(a.strip() for a in agent if a.strip())
+        for spec in specs:
+            try:
+                make_agent(spec, seed=0)
+            except (ValueError, OSError) as err:
+                raise typer.BadParameter(str(err), param_hint="--agent") from None
+        limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs)
+        if not is_local(host):
+            typer.secho(f"WARNING: listening on {host}: anyone who can reach this machine on this port can use "
+                        "the page and make the server run agents. Use --host 127.0.0.1 to keep it local.",
+                        fg="red", err=True)
+        server = uvicorn.Server(uvicorn.Config(create_app(limits, seed=seed), host=host, port=port,
+                                               log_level="warning"))
+
+        def announce() -> None:  # once the socket is bound, so that --port 0 shows the real port
+            import time
             import webbrowser
 
-            def _open() -> None:
-                import time
+            while not server.started:
+                if server.should_exit:
+                    return
+                time.sleep(0.05)
+            bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+            shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+            url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{bound}/"
+            typer.echo(f"Seers Catalog page: {url}  (Ctrl-C to stop)")
+            if open_browser:
+                webbrowser.open(url)
 
-                while not server.started:
-                    time.sleep(0.05)
-                    if server.should_exit:
-                        return
-                bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-                webbrowser.open(f"http://{url_host}:{bound}/")
-
-            threading.Thread(target=_open, daemon=True).start()
-        typer.echo(f"Seers Catalog page: http://{url_host}:{port}/  (Ctrl-C to stop)" if port else
-                   "Seers Catalog page starting on a free port (Ctrl-C to stop)")
+        threading.Thread(target=announce, daemon=True).start()
         server.run()

@@ -381,7 +381,7 @@ class SessionStore:
                            f"all), got {len(specs)}: {specs!r}")
         specs = [check_spec(s, self.limits) for s in specs]
         from agents import make_agent
-        from seers_env.play_cli import agent_seed
+        from seers_env.cli.play_cli import agent_seed
 
         config = GameConfig(n_players=players, n_rounds=rounds,
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())

@@ -29,7 +29,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python
 from agents import make_agent  # noqa: E402
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
 from seers_env.game import Game, GameConfig  # noqa: E402
-from seers_env.play_cli import agent_seed, save_log  # noqa: E402
+from seers_env.cli.play_cli import agent_seed, save_log  # noqa: E402
 from seers_env.plays import Play  # noqa: E402
 from seers_env.view import SeatView  # noqa: E402
 from seers_web.app import create_app  # noqa: E402
@@ -120,10 +120,10 @@ def click_play(page, p: dict) -> None:
             return
         question = page.locator("#choices .question").first
         if question.count() == 0:  # plays alike in every answer: listed by their text
-            page.locator("#choices button.choice", has_text=p["text"]).first.click()
+            page.locator("#choices button.choice").get_by_text(p["text"], exact=True).click()
             return
         label = question.locator("span").first.inner_text().rstrip(":")
-        question.locator("button.choice", has_text=answers[label]).first.click()
+        question.locator("button.choice").get_by_text(answers[label], exact=True).click()
     raise AssertionError(f"could not choose {p['text']!r} by clicking")
 
 

@@ -41,6 +41,7 @@ COMMAND_MODULES = (
     "agents.cli",
     "train.cli",
     "seers_env.cli.play_cli",
+    "seers_web.cli",
 )
 
 for _name in COMMAND_MODULES:

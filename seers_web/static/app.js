@@ -531,7 +531,12 @@ async function init() {
     if (p) sendPlay(p);
   });
   $("#clear-btn").addEventListener("click", () => { ui.selected = []; ui.answers = {}; renderHand(ui.state); });
-  $("#pace").addEventListener("input", () => { renderControls(ui.state || { mode: "play" }); schedule(); });
+  try { const saved = localStorage.getItem("seers-pace"); if (saved !== null) $("#pace").value = saved; } catch (e) { /* no storage */ }
+  $("#pace").addEventListener("input", () => {
+    try { localStorage.setItem("seers-pace", $("#pace").value); } catch (e) { /* no storage */ }
+    if (ui.state) renderControls(ui.state);
+    schedule();
+  });
   $("#pause").addEventListener("click", () => { ui.paused = !ui.paused; renderControls(ui.state); schedule(); });
   $("#step").addEventListener("click", () => { if (ui.timer) clearTimeout(ui.timer); ui.timer = null; advance(); });
   $("#show-hands").addEventListener("change", () => guarded(async () => {

@@ -1,0 +1,375 @@
+"""The ``seers serve`` JSON API through FastAPI's test client: games through the API match the engine, and
+every kind of bad request gets a 4xx with a clear message and leaves the game as it was."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
+from fastapi.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.tournament import run_tournament  # noqa: E402
+from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
+from seers_env.cli.play_cli import agent_seed, play_game  # noqa: E402
+from seers_env.game import Game, GameConfig  # noqa: E402
+from seers_env.plays import Play  # noqa: E402
+from seers_env.view import SeatView  # noqa: E402
+from seers_web.app import create_app  # noqa: E402
+from seers_web.cli import is_local  # noqa: E402
+from seers_web.sessions import Limits  # noqa: E402
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def client():
+    return TestClient(create_app(Limits(max_sessions=6, max_upload_bytes=200_000), seed=0))
+
+
+def new_game(client, **kw) -> dict:
+    body = {"mode": "play", "players": 3, "seat": 1, "agents": ["random"], "seed": 4, "rounds": 1}
+    body.update(kw)
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def snapshot(client, sid: str) -> tuple:
+    """Everything the server holds about a session, to show a rejected request changed nothing."""
+    store = client.app.state.store
+    s = store._sessions[sid]
+    return json.dumps(s.game.to_dict(), sort_keys=True), s.step, len(store)
+
+
+def to_my_turn(client, st: dict) -> dict:
+    while st["waiting_for"] == "agent":
+        r = client.post(f"/api/games/{st['id']}/advance", json={"move": st["move"]})
+        assert r.status_code == 200, r.text
+        st = r.json()
+    return st
+
+
+def test_full_game_through_the_api_matches_the_engine(client):
+    seed, human, players = 9, 2, 4
+    st = new_game(client, players=players, seat=human, agents=["greedy", "random", "heuristic"], seed=seed,
+                  rounds=2)
+    rng = np.random.default_rng(1)
+    mine = []
+    while not st["game_over"]:
+        st = to_my_turn(client, st)
+        if st["game_over"]:
+            break
+        assert st["hands"].keys() == {str(human)}  # the other hands stay hidden
+        p = st["legal"][int(rng.integers(len(st["legal"])))]
+        r = client.post(f"/api/games/{st['id']}/play", json={"play": p["play"], "move": st["move"]})
+        assert r.status_code == 200, r.text
+        mine.append(p["play"])
+        st = r.json()
+    game = Game(GameConfig(n_players=players, n_rounds=2, artifact_deck=DEFAULT_ARTIFACT_DECK), seed=seed)
+    specs = dict(zip([0, 1, 3], ["greedy", "random", "heuristic"]))
+    agents = {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in specs.items()}
+    plays = iter(mine)
+    while not game.game_over:
+        s = game.current
+        game.apply(Play.from_dict(next(plays)) if s == human else agents[s].act(SeatView(game, s)))
+    assert st["totals"] == game.totals and st["winners"] == game.winners()
+    assert st["round_scores"] == game.round_scores
+    log = client.get(f"/api/games/{st['id']}/log").json()
+    assert log["events"] == game.log()["events"]
+    assert log["agents"] == ["greedy", "random", "you", "heuristic"]
+    final = client.get(f"/api/games/{st['id']}?reveal=1").json()  # hands shown once the game is over
+    assert len(final["hands"]) == players
+
+
+def test_watch_game_matches_seers_play_agents(client):
+    r = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["heuristic", "greedy"],
+                                        "seed": 3, "rounds": 1, "artifacts": False})
+    st = r.json()
+    assert r.status_code == 201 and st["human"] is None and st["hands"] == {}
+    while not st["game_over"]:
+        st = client.post(f"/api/games/{st['id']}/advance?reveal=1").json()
+        assert len(st["hands"]) == 2
+    game = Game(GameConfig(n_players=2, n_rounds=1, artifact_deck=()), seed=3)
+    agents = [make_agent("heuristic", seed=agent_seed(3, 0)), make_agent("greedy", seed=agent_seed(3, 1))]
+    while not game.game_over:
+        game.apply(agents[game.current].act(SeatView(game, game.current)))
+    assert st["totals"] == game.totals
+
+
+def test_replay_of_a_seers_play_save_steps_both_ways(client, tmp_path):
+    path = tmp_path / "g.json"
+    game = play_game(["random"], n_players=3, seat=0, seed=2, rounds=1, save=path,
+                     read_line=lambda prompt: "1", echo=lambda s: None)
+    r = client.post("/api/replays", content=path.read_bytes())
+    assert r.status_code == 201, r.text
+    st = r.json()
+    n = st["steps"]
+    assert st["step"] == 0 and n == sum(e["event"] == "play" for e in game.events)
+    assert len(st["hands"]) == 3  # a replay shows every hand
+    for step in (n, 0, 17, 16, 5, n - 1, n):  # forwards and backwards, across checkpoints
+        st = client.post(f"/api/games/{st['id']}/seek", json={"step": step}).json()
+        ref = Game.replay(game.log(), upto=step)
+        assert st["step"] == step and st["hand_sizes"] == ref.hand_sizes() and st["totals"] == ref.totals
+    assert st["totals"] == game.totals
+    # the page's own download replays too
+    own = client.get(f"/api/games/{st['id']}/log").content
+    assert client.post("/api/replays", content=own).json()["steps"] == n
+
+
+def test_replay_of_a_tournament_game_plays_it_again():
+    client = TestClient(create_app(seed=0))
+    result = run_tournament(["random", "greedy"], games=1, seed=5, workers=1, n_rounds=1, progress=False)
+    data = json.dumps(result.to_dict()).encode()
+    r = client.post("/api/replays?game=1", content=data)
+    assert r.status_code == 201, r.text
+    st = r.json()
+    assert st["source"]["kind"] == "tournament" and len(st["source"]["games"]) == 2
+    st = client.post(f"/api/games/{st['id']}/seek", json={"step": st["steps"]}).json()
+    assert st["totals"] == result.games[1]["totals"]
+    assert st["names"] == result.games[1]["seats"]
+    # the variant without artifacts is found too
+    result = run_tournament(["random", "random"], games=1, seed=1, workers=1, n_rounds=1, progress=False,
+                            artifact_deck=())
+    st = client.post("/api/replays", content=json.dumps(result.to_dict()).encode()).json()
+    assert st["artifacts"] is False
+    # a model file in the specs is refused: the server reads no path from a client
+    d = result.to_dict()
+    d["specs"] = ["ppo:/etc/passwd", "random"]
+    r = client.post("/api/replays", content=json.dumps(d).encode())
+    assert r.status_code == 400 and "reads no file path" in r.json()["error"]
+    r = client.post("/api/replays?game=7", content=data)
+    assert r.status_code == 400 and "0..1" in r.json()["error"]
+
+
+BAD_CREATE = [
+    ({"mode": "duel"}, "mode"),
+    ({"players": 6}, "players"),
+    ({"players": "4"}, "players"),
+    ({"seat": 3}, "seat"),
+    ({"rounds": 0}, "rounds"),
+    ({"seed": -1}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"artifacts": "yes"}, "artifacts"),
+    ({"agents": ["random", "random", "random"]}, "agent specs"),
+    ({"agents": ["alphazero"]}, "unknown agent spec"),
+    ({"agents": ["ppo:/etc/passwd"]}, "reads no file path"),
+    ({"agents": ["ismcts:100000"]}, "iterations"),
+    ({"agents": ["ismcts:60s"]}, "per move"),
+    ({"agents": [7]}, "agent spec"),
+    ({"agents": "random,greedy"}, "agent"),
+    ({"colour": "red"}, "unknown fields"),
+]
+
+
+@pytest.mark.parametrize("change,words", BAD_CREATE)
+def test_bad_new_game_is_rejected_and_nothing_is_created(client, change, words):
+    body = {"mode": "play", "players": 3, "seat": 1, "agents": ["random"], "rounds": 1}
+    body.update(change)
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert len(client.app.state.store) == 0
+
+
+def test_bad_bodies_are_rejected(client):
+    assert client.post("/api/games", content=b"{not json").status_code == 400
+    assert client.post("/api/games", content=b"").status_code == 400
+    assert client.post("/api/games", content=b"[1, 2]").status_code == 400
+    r = client.post("/api/games", content=b"x" * 70_000)
+    assert r.status_code == 413 and "limit" in r.json()["error"]
+    assert len(client.app.state.store) == 0
+
+
+def test_bad_requests_leave_the_game_unchanged(client):
+    st = new_game(client)
+    sid = st["id"]
+    st = to_my_turn(client, st)
+    before = snapshot(client, sid)
+    legal = st["legal"]
+    held = set(st["hands"]["1"])
+    missing = next(c for c in range(60) if c not in held)
+    bad_plays = [
+        ({"play": {"kind": 1, "meld_type": 1, "size": 1, "rank": 2 * (missing % 12 + 2), "suited": [missing]},
+          "move": st["move"]}, 400, "does not hold"),
+        ({"play": {"kind": 1, "meld_type": 2, "size": 3, "rank": 4, "suited": [], "wilds": 3}}, 400, "illegal play"),
+        ({"play": {"kind": 9}}, 400, "illegal play"),
+        ({"play": {"kind": 1, "suited": "abc"}}, 400, "list"),
+        ({"play": {"kind": True}}, 400, "integer"),
+        ({"play": {"kind": 1, "colour": 3}}, 400, "unknown Play fields"),
+        ({"play": {"meld_type": 1}}, 400, "kind"),
+        ({"play": [1, 2]}, 400, "JSON object"),
+        ({"move": st["move"]}, 400, "play"),
+        ({"play": legal[0]["play"], "move": st["move"] - 1}, 409, "stale"),
+        ({"play": legal[0]["play"], "move": "x"}, 400, "integer"),
+        ({"play": legal[0]["play"], "extra": 1}, 400, "unknown fields"),
+    ]
+    for body, status, words in bad_plays:
+        r = client.post(f"/api/games/{sid}/play", json=body)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+        assert snapshot(client, sid) == before
+    for path, body, status, words in [
+        (f"/api/games/{sid}/advance", {}, 409, "your turn"),
+        (f"/api/games/{sid}/advance", {"move": 1, "x": 2}, 400, "unknown fields"),
+        (f"/api/games/{sid}/advance", [1], 400, "JSON object"),
+        (f"/api/games/{sid}/seek", {"step": 1}, 409, "not a replay"),
+        (f"/api/games/{sid}/advance?reveal=1", {}, 403, "hidden"),
+        (f"/api/games/{sid}/advance?reveal=maybe", {}, 400, "reveal"),
+    ]:
+        r = client.post(path, json=body)
+        assert r.status_code == status and words in r.json()["error"], (path, r.text)
+        assert snapshot(client, sid) == before
+    assert client.get(f"/api/games/{sid}?reveal=1").status_code == 403
+    for method, path in [("GET", "/api/games/nope"), ("POST", "/api/games/nope/play"),
+                         ("POST", "/api/games/nope/advance"), ("POST", "/api/games/nope/seek"),
+                         ("GET", "/api/games/nope/log"), ("DELETE", "/api/games/nope")]:
+        r = client.request(method, path, json={"play": legal[0]["play"]})
+        assert r.status_code == 404 and "no game with id 'nope'" in r.json()["error"]
+    assert snapshot(client, sid) == before
+
+
+def test_not_your_turn_watch_and_finished_games_are_refused(client):
+    st = new_game(client)
+    sid = st["id"]
+    if st["waiting_for"] == "agent":
+        before = snapshot(client, sid)
+        r = client.post(f"/api/games/{sid}/play", json={"play": {"kind": 0}})
+        assert r.status_code == 409 and "turn" in r.json()["error"]
+        assert snapshot(client, sid) == before
+    w = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"], "rounds": 1}).json()
+    r = client.post(f"/api/games/{w['id']}/play", json={"play": {"kind": 0}})
+    assert r.status_code == 409 and "watch game" in r.json()["error"]
+    while not w["game_over"]:
+        w = client.post(f"/api/games/{w['id']}/advance").json()
+    before = snapshot(client, w["id"])
+    r = client.post(f"/api/games/{w['id']}/advance")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert snapshot(client, w["id"]) == before
+
+
+def good_log() -> dict:
+    game = Game(GameConfig(n_players=2, n_rounds=1), seed=1)
+    agent = make_agent("random", seed=0)
+    for _ in range(6):
+        game.apply(agent.act(SeatView(game, game.current)))
+    return game.log()
+
+
+def tampered(change) -> bytes:
+    log = good_log()
+    change(log)
+    return json.dumps(log).encode()
+
+
+def _illegal_play(log):
+    next(e for e in log["events"] if e["event"] == "play")["play"] = {"kind": 1, "meld_type": 1, "size": 1,
+                                                                       "rank": 4, "suited": [0, 0]}
+
+
+def _other_deal(log):
+    log["events"][0]["hands"][0][0] = 59
+
+
+@pytest.mark.parametrize("data,status,words", [
+    (b"", 400, "empty"),
+    (b"\xff\xfe", 400, "not JSON"),
+    (b"[1, 2", 400, "not JSON"),
+    (b"[]", 400, "not a game log"),
+    (b'{"config": {}, "events": []}', 400, "not a game log"),
+    (tampered(lambda g: g["initial_rng_state"].update(bit_generator="default_rng")), 400, "bit_generator"),
+    (tampered(lambda g: g["config"].update(n_players=9)), 400, "config"),
+    (tampered(lambda g: g.update(events="x")), 400, "events"),
+    (tampered(lambda g: g.update(agents=["a"])), 400, "agents"),
+    (tampered(_illegal_play), 400, "does not replay"),
+    (tampered(_other_deal), 400, "does not replay"),
+    (tampered(lambda g: g["events"][1].update(play={"kind": "x"})), 400, "does not replay"),
+    (b"[" * 5000 + b"]" * 5000, 400, "not JSON"),
+    (b" " * 200_001, 413, "limit"),
+])
+def test_malformed_uploads_are_rejected(client, data, status, words):
+    r = client.post("/api/replays", content=data)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert len(client.app.state.store) == 0
+
+
+def test_seek_checks_the_step(client):
+    st = client.post("/api/replays", content=json.dumps(good_log()).encode()).json()
+    sid = st["id"]
+    st = client.post(f"/api/games/{sid}/seek", json={"step": 3}).json()
+    before = snapshot(client, sid)
+    for body in [{"step": 7}, {"step": -1}, {"step": True}, {"step": "2"}, {"to": 2}, {"step": 1, "x": 0}, [2]]:
+        r = client.post(f"/api/games/{sid}/seek", json=body)
+        assert r.status_code == 400 and "step" in r.json()["error"], body
+        assert snapshot(client, sid) == before
+    r = client.post(f"/api/games/{sid}/advance")
+    assert r.status_code == 409 and "replay" in r.json()["error"]
+    assert snapshot(client, sid) == before
+
+
+def test_live_games_are_limited_and_finished_games_expire():
+    clock = Clock()
+    app = create_app(Limits(max_sessions=2, finished_ttl_s=60, idle_ttl_s=600), seed=0)
+    store = app.state.store
+    store.clock = clock
+    client = TestClient(app)
+    a = new_game(client)
+    w = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"], "rounds": 1}).json()
+    r = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"]})
+    assert r.status_code == 429 and "too many live games" in r.json()["error"]
+    while not w["game_over"]:
+        w = client.post(f"/api/games/{w['id']}/advance").json()
+    clock.t += 61  # the finished game expires; the unfinished one stays
+    assert [g["id"] for g in client.get("/api/games").json()] == [a["id"]]
+    assert client.get(f"/api/games/{w['id']}").status_code == 404
+    b = new_game(client)
+    clock.t += 601  # idle games expire too
+    assert client.get(f"/api/games/{a['id']}").status_code == 404
+    assert client.get(f"/api/games/{b['id']}").status_code == 404
+    assert len(store) == 0
+
+
+def test_closing_a_game_frees_its_place(client):
+    st = new_game(client)
+    assert client.delete(f"/api/games/{st['id']}").status_code == 200
+    assert client.get(f"/api/games/{st['id']}").status_code == 404
+
+
+def test_page_and_meta_are_served(client):
+    assert "Seers Catalog" in client.get("/").text
+    assert client.get("/static/app.js").status_code == 200
+    meta = client.get("/api/meta").json()
+    assert meta["cards"][60]["kind"] == "wild" and meta["cards"][61]["name"] == "Go First"
+    assert "heuristic" in meta["specs"]
+
+
+def test_command_line_specs_may_name_files():
+    app = create_app(Limits(allowed_specs=("ppo:runs/model.zip",)))
+    assert "ppo:runs/model.zip" in TestClient(app).get("/api/meta").json()["specs"]
+    from seers_web.sessions import check_spec
+
+    assert check_spec(" ppo:runs/model.zip ", app.state.store.limits) == "ppo:runs/model.zip"
+
+
+def test_serve_binds_localhost_and_warns_for_other_hosts(monkeypatch):
+    uvicorn = pytest.importorskip("uvicorn")
+    from seers_env.cli.commands import app
+
+    seen = {}
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: seen.update(host=self.config.host))
+    runner = CliRunner()
+    r = runner.invoke(app, ["serve", "--no-open", "--port", "0"])
+    assert r.exit_code == 0 and seen["host"] == "127.0.0.1" and "WARNING" not in r.output
+    r = runner.invoke(app, ["serve", "--no-open", "--host", "0.0.0.0"])
+    assert r.exit_code == 0 and seen["host"] == "0.0.0.0" and "WARNING: listening on 0.0.0.0" in r.output
+    r = runner.invoke(app, ["serve", "--no-open", "--agent", "alphazero"])
+    assert r.exit_code != 0 and "unknown agent spec" in r.output
+    assert is_local("127.0.0.1") and is_local("::1") and is_local("localhost") and not is_local("0.0.0.0")
