@@ -29,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .sessions import SUGGESTED_SPECS, Limits, SessionStore, WebError, all_cards
+from .sessions import Limits, SessionStore, WebError, all_cards
 from .uploads import parse_upload
 
 STATIC = Path(__file__).parent / "static"
@@ -86,7 +86,7 @@ def create_app(limits: Limits | None = None, seed: int | None = None) -> FastAPI
 
         lim = store.limits
         return {"cards": all_cards(), "suits": list(SUIT_NAMES),
-                "specs": list(SUGGESTED_SPECS) + [s for s in lim.allowed_specs if s not in SUGGESTED_SPECS],
+                "specs": list(lim.suggested_specs) + [s for s in lim.allowed_specs if s not in lim.suggested_specs],
                 "limits": {"max_sessions": lim.max_sessions, "max_upload_bytes": lim.max_upload_bytes,
                            "finished_ttl_s": lim.finished_ttl_s}}
 

@@ -53,7 +53,14 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
                 make_agent(spec, seed=0)
             except (ValueError, OSError) as err:
                 raise typer.BadParameter(str(err), param_hint="--agent") from None
-        limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs)
+        suggested = Limits.suggested_specs
+        try:  # the shipped learned agent, when this install has it (torch and the model file)
+            make_agent("learned", seed=0)
+            suggested += ("learned",)
+        except (ValueError, OSError, ImportError, RuntimeError):
+            pass
+        limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs,
+                        suggested_specs=suggested)
         if not is_local(host):
             typer.secho(f"WARNING: listening on {host}: anyone who can reach this machine on this port can use "
                         "the page and make the server run agents. Use --host 127.0.0.1 to keep it local.",

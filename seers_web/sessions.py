@@ -57,6 +57,7 @@ class Limits:
         max_ismcts_iterations, max_ismcts_seconds: the largest ISMCTS budget a page may ask for.
         allowed_specs: agent specs given on the command line (``seers serve --agent``); the only specs with
             a non-numeric argument (a model file) the page may use, since the server reads no client path.
+        suggested_specs: the specs the page's menus offer (any allowed spec may be typed).
     """
 
     max_sessions: int = 32
@@ -66,10 +67,8 @@ class Limits:
     max_ismcts_iterations: int = 2000
     max_ismcts_seconds: float = 5.0
     allowed_specs: tuple[str, ...] = ()
+    suggested_specs: tuple[str, ...] = ("heuristic", "greedy", "random", "ismcts:200")
 
-
-#: Built-in specs the page offers in its menus (any other safe spec may be typed).
-SUGGESTED_SPECS = ("heuristic", "greedy", "random", "ismcts:200")
 
 # A spec whose argument, if any, is a number or a number of seconds (no file path).
 _SAFE_SPEC = re.compile(r"^[a-z][a-z0-9_\-]*(:[0-9]+(\.[0-9]+)?s?)?$")
@@ -105,6 +104,9 @@ def check_spec(spec: Any, limits: Limits) -> str:
         make_agent(spec, seed=0)
     except ValueError as err:
         raise WebError(str(err)) from None
+    except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
+        raise WebError(f"agent spec {spec!r} cannot be used on this server ({type(err).__name__}: {err})") \
+            from None
     return spec
 
 
@@ -251,7 +253,9 @@ class Session:
     seed: int = 0
     log: dict[str, Any] | None = None  # replay: the uploaded log
     plays: list[Play] = field(default_factory=list)  # replay: its plays
-    checkpoints: list[dict[str, Any]] = field(default_factory=list)  # replay: Game.to_dict every K plays
+    checkpoints: list[tuple[dict[str, Any], int]] = field(default_factory=list)  # replay: (Game.to_dict
+    # without its events, number of events) every CHECKPOINT_EVERY plays
+    events: list[dict[str, Any]] = field(default_factory=list)  # replay: every event of the whole game
     step: int = 0  # replay: plays shown
     source: dict[str, Any] = field(default_factory=dict)  # replay: where the log came from
     touched: float = field(default_factory=time.monotonic)
@@ -398,11 +402,13 @@ class SessionStore:
         checkpoints = []
         for i, p in enumerate(plays):
             if i % CHECKPOINT_EVERY == 0:
-                checkpoints.append(full.to_dict())
+                d = full.to_dict()
+                d["events"] = []  # the events are kept once, in session.events
+                checkpoints.append((d, len(full.events)))
             full.apply(p)
         names = log.get("agents") or [""] * game.n_players
         session = Session(secrets.token_hex(4), "replay", game, list(names), log=log, plays=plays,
-                          checkpoints=checkpoints, source=source or {})
+                          checkpoints=checkpoints, events=full.events, source=source or {})
         return self._add(session)
 
     # --- actions -------------------------------------------------------------------------------------
@@ -412,6 +418,10 @@ class SessionStore:
         Raises:
             WebError: ``reveal`` asked while a person plays an unfinished game (403).
         """
+        with session.lock:
+            return self._state(session, reveal)
+
+    def _state(self, session: Session, reveal: bool) -> dict[str, Any]:
         game = session.game
         n = game.n_players
         if session.mode == "play":
@@ -424,7 +434,6 @@ class SessionStore:
         st.update({"id": session.id, "mode": session.mode, "human": session.human, "seed": session.seed})
         if session.mode == "replay":
             st.update({"step": session.step, "steps": len(session.plays), "source": session.source})
-            st["history"] = st["history"]
         else:
             st["waiting_for"] = ("over" if game.game_over else
                                  "you" if game.current == session.human else "agent")
@@ -499,7 +508,12 @@ class SessionStore:
             k = step // CHECKPOINT_EVERY
             if step == len(session.plays) and step % CHECKPOINT_EVERY == 0 and step:
                 k -= 1
-            game = Game.from_dict(session.checkpoints[k]) if session.checkpoints else Game.replay(session.log, 0)
+            if session.checkpoints:
+                d, n_events = session.checkpoints[k]
+                game = Game.from_dict(d)
+                game.events = session.events[:n_events]
+            else:
+                game = Game.replay(session.log, 0)
             for p in session.plays[k * CHECKPOINT_EVERY:step]:
                 game.apply(p)
             session.game = game

@@ -24,6 +24,7 @@ from .sessions import Limits, WebError, check_spec
 #: Bit generators a log's ``initial_rng_state`` may name (the engine uses numpy's default, PCG64).
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
 TOURNAMENT_FORMAT = "seers-tournament-1"
+MAX_ROUNDS = 20  # rounds of a game the page starts or replays
 
 
 def parse_json(data: bytes, limits: Limits) -> Any:
@@ -61,9 +62,12 @@ def check_log(log: Any) -> dict[str, Any]:
         raise WebError("events must be a list of engine events (objects with an 'event' key)")
     config = log["config"]
     try:
-        n_players = GameConfig.from_dict(config).n_players
+        game_config = GameConfig.from_dict(config)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise WebError(f"config {config!r} is not a game config ({type(err).__name__}: {err})") from None
+    n_players = game_config.n_players
+    if game_config.n_rounds > MAX_ROUNDS:
+        raise WebError(f"config n_rounds={game_config.n_rounds} is more than this page replays (1..{MAX_ROUNDS})")
     agents = log.get("agents")
     if agents is not None and not (isinstance(agents, list) and len(agents) == n_players
                                    and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
@@ -117,7 +121,7 @@ def tournament_log(result: dict[str, Any], index: int, limits: Limits) -> dict[s
         raise WebError(f"tournament game {index} lacks a field or has a bad one ({type(err).__name__}: {err})") \
             from None
     n = len(specs)
-    if n not in (2, 3, 4, 5) or not 1 <= n_rounds <= 20 or not 0 <= deal_seed < 2**64 or rotation not in range(n):
+    if n not in (2, 3, 4, 5) or not 1 <= n_rounds <= MAX_ROUNDS or not 0 <= deal_seed < 2**64 or rotation not in range(n):
         raise WebError(f"tournament game {index}: {n} players, {n_rounds} rounds, rotation {rotation} are not "
                        "a game this page can replay")
     for s in specs:

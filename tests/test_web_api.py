@@ -373,3 +373,21 @@ def test_serve_binds_localhost_and_warns_for_other_hosts(monkeypatch):
     r = runner.invoke(app, ["serve", "--no-open", "--agent", "alphazero"])
     assert r.exit_code != 0 and "unknown agent spec" in r.output
     assert is_local("127.0.0.1") and is_local("::1") and is_local("localhost") and not is_local("0.0.0.0")
+
+
+def test_an_agent_that_cannot_be_built_is_a_clear_400(client, monkeypatch):
+    import agents
+
+    def missing_model(spec, seed=None):
+        raise FileNotFoundError("no play-scoring model at 'models/learned.pt'; train one with seers train")
+
+    monkeypatch.setattr(agents, "make_agent", missing_model)
+    r = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["learned"]})
+    assert r.status_code == 400 and "cannot be used on this server" in r.json()["error"]
+    assert "learned.pt" in r.json()["error"] and len(client.app.state.store) == 0
+
+
+def test_uploaded_logs_with_too_many_rounds_are_refused(client):
+    game = Game(GameConfig(n_players=2, n_rounds=21), seed=1)
+    r = client.post("/api/replays", content=json.dumps(game.log()).encode())
+    assert r.status_code == 400 and "n_rounds=21" in r.json()["error"]

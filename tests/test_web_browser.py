@@ -105,23 +105,25 @@ def wait_settled(page) -> dict:
     return state(page)
 
 
-def click_play(page, p: dict) -> None:
-    """Choose the legal play ``p`` by clicking: its cards in the hand, then the answers, then Play."""
+def click_play(page, p: dict) -> int:
+    """Choose the legal play ``p`` by clicking: its cards in the hand, then the answers, then Play.
+
+    Returns the number of questions answered."""
     if p["kind"] == "PASS":
         page.click("#pass-btn")
-        return
+        return 0
     for card in p["cards"]:
         page.locator(f'#hand .card[data-card="{card}"]:not(.selected)').first.click()
     answers = dict(p["choices"])
-    for _ in range(10):
+    for asked in range(10):
         if page.locator("#confirm-play").is_visible():
             assert page.inner_text("#confirm-play") == f"Play: {p['text']}"
             page.click("#confirm-play")
-            return
+            return asked
         question = page.locator("#choices .question").first
         if question.count() == 0:  # plays alike in every answer: listed by their text
             page.locator("#choices button.choice").get_by_text(p["text"], exact=True).click()
-            return
+            return asked
         label = question.locator("span").first.inner_text().rstrip(":")
         question.locator("button.choice").get_by_text(answers[label], exact=True).click()
     raise AssertionError(f"could not choose {p['text']!r} by clicking")
@@ -140,7 +142,7 @@ def test_play_whole_game_by_clicking(server, page):
     page.fill("#pace", "0")
     rng = np.random.default_rng(0)
     chosen: list[dict] = []
-    shots = 0
+    shots = asked = 0
     while True:
         st = wait_settled(page)
         if st["game_over"]:
@@ -163,7 +165,7 @@ def test_play_whole_game_by_clicking(server, page):
             page.reload()
             st2 = wait_settled(page)
             assert st2["id"] == st["id"] and st2["move"] == st["move"]
-        click_play(page, p)
+        asked += click_play(page, p)
         chosen.append(p["play"])
         page.wait_for_function(f"() => window.__seers.state.move > {st['move']}")
     shot(page, "play-over-1280")
@@ -179,6 +181,7 @@ def test_play_whole_game_by_clicking(server, page):
     assert totals == game.totals == st["totals"]
     assert "Game over" in page.inner_text("#gameover")
     assert len(chosen) >= 3
+    assert asked >= 1  # some plays needed step-by-step answers (meld, wilds, artifact, value)
 
 
 def test_watch_pause_step_and_hands(server, page):
@@ -247,3 +250,25 @@ def test_replay_saved_file(server, page, tmp_path):
     page.click("#replay-open")
     page.wait_for_selector("#error:not([hidden])")
     assert "not a game log" in page.inner_text("#error")
+
+
+def test_replay_a_tournament_game(server, page, tmp_path):
+    from agents.tournament import run_tournament
+
+    result = run_tournament(["random", "greedy", "random"], games=1, seed=3, workers=1, n_rounds=1,
+                            progress=False)
+    path = tmp_path / "tournament.json"
+    result.to_json(path)
+    page.goto(server)
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.click("#replay-open")
+    page.wait_for_function("() => window.__seers.state && window.__seers.state.mode === 'replay'")
+    assert page.locator("#rp-game option").count() == 3
+    page.select_option("#rp-game", "2")
+    page.wait_for_function("() => window.__seers.state.source.game === 2")
+    page.click("#rp-last")
+    page.wait_for_function("() => window.__seers.state.step === window.__seers.state.steps")
+    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(3)]
+    assert totals == result.games[2]["totals"]
+    shot(page, "replay-tournament-1280")

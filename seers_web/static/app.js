@@ -369,11 +369,17 @@ function selectCards(ids) {
 async function sendPlay(p) {
   if (ui.busy) return;
   ui.busy = true;
-  await guarded(async () => {
+  try {
+    showError("");
     const st = await api("POST", `/api/games/${ui.id}/play`, { play: p.play, move: ui.state.move });
     ui.selected = []; ui.answers = {};
     await afterState(st);
-  });
+  } catch (err) {
+    showError(err.message);
+    if (err.status === 409) {  // stale page: show the game as it is now
+      try { ui.selected = []; ui.answers = {}; await afterState(await api("GET", `/api/games/${ui.id}`)); } catch (e) { /* keep */ }
+    }
+  }
   ui.busy = false;
   schedule();
 }
@@ -474,9 +480,12 @@ async function advance() {
     const st = await api("POST", `/api/games/${id}/advance?reveal=${reveal}`, { move: ui.state.move });
     if (id === ui.id) await afterState(st);
   } catch (err) {
-    showError(err.message);
     ui.busy = false;
-    return;  // no retry loop on errors
+    if (err.status === 409 && id === ui.id) {  // moved on elsewhere (another tab): catch up, go on
+      try { await afterState(await api("GET", `/api/games/${id}?reveal=${ui.state.mode === "watch" && $("#show-hands").checked ? 1 : 0}`)); schedule(); return; } catch (e) { /* fall through */ }
+    }
+    showError(err.message);
+    return;  // no retry loop on other errors
   }
   ui.busy = false;
   if (id === ui.id) schedule();
