@@ -1,4 +1,4 @@
-"""Seers Catalog: a rules engine (plain Python + numpy) and, on top of it, a PettingZoo AEC environment.
+"""Seers Catalog: a rules engine (Python, legal-play generation compiled with numba) and, on top of it, a PettingZoo AEC environment.
 
 Layers: the pure rules engine (``Game``, ``GameConfig``, ``Play`` and the modules ``cards``, ``artifacts``,
 ``rulings``, ``melds``, ``moves``, ``scoring``, ``game``, ``view``) lives in :mod:`seers_env.engine` and

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
 from .engine.artifacts import ARTIFACT_KINDS, CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
 from .engine.cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUIT_NAMES, card_name
@@ -137,6 +138,39 @@ def main_code(play: Play) -> int:
     return GROUP_BASE + ((v - MIN_VALUE) * 32 + mask) * 6 + play[5]
 
 
+_WIN_ARRAY = np.array(_WIN, dtype=np.int64)
+
+
+@njit(cache=True)
+def main_codes_of_keys(keys: np.ndarray) -> np.ndarray:
+    """Stage-0 codes of plays given by their play keys (:mod:`seers_env.engine.core`): int64 ``(n,)``.
+
+    The compiled twin of :func:`main_code` (same codes), used to build masks without ``Play`` objects.
+    """
+    out = np.empty(keys.shape[0], np.int64)
+    for i in range(keys.shape[0]):
+        key = keys[i]
+        kind = key >> 57 & 3
+        if kind != 1:  # PASS 0 -> 0, ROD 2 -> 1, GIFT 3 -> 2
+            out[i] = kind - 1 if kind else PASS
+            continue
+        rank = key >> 6 & 127
+        art = (key >> 16 & 7) - 1
+        if art >= 0 and key >> 22 & 1:
+            if art == HIGHEST_SINGLE:
+                out[i] = HIGHEST
+                continue
+            if art == HALF_STEP:
+                rank -= (key >> 30 & 7) - 1
+        v = rank >> 1
+        if key & 3 == 3:
+            size = key >> 2 & 15
+            out[i] = RUN_BASE + ((key >> 19 & 7) - 1) * 66 + _WIN_ARRAY[v - size + 1, v]
+        else:  # the group's natural cards of value v (the key's suit mask) and its wilds
+            out[i] = GROUP_BASE + ((v - MIN_VALUE) * 32 + (key >> 33 & 31)) * 6 + (key >> 13 & 7)
+    return out
+
+
 def _codes(play: Play) -> tuple[int, int, int]:
     kind = play.kind
     if kind == PlayKind.PASS:
@@ -198,7 +232,8 @@ class Decision:
         ValueError: ``legal_plays`` is empty.
     """
 
-    __slots__ = ("legal", "seat", "n_players", "main", "_full", "cands", "stage", "chosen", "_mask")
+    __slots__ = ("legal", "seat", "n_players", "main", "_main_array", "_full", "cands", "stage", "chosen",
+                 "_mask")
 
     def __init__(self, legal_plays: Sequence[Play], seat: int, n_players: int):
         if not legal_plays:
@@ -206,7 +241,13 @@ class Decision:
         self.legal = legal_plays
         self.seat = seat
         self.n_players = n_players
-        self.main = [main_code(p) for p in legal_plays]
+        keys = getattr(legal_plays, "keys", None)  # the engine's PlayList: codes from the play keys
+        if keys is not None and len(keys) == len(legal_plays):
+            self._main_array = main_codes_of_keys(keys)
+            self.main = self._main_array.tolist()
+        else:
+            self.main = [main_code(p) for p in legal_plays]
+            self._main_array = None
         self._full: dict[int, tuple[int, int, int]] = {}
         self.cands = range(len(legal_plays))
         self.stage = 0
@@ -232,7 +273,7 @@ class Decision:
         if self._mask is None:
             m = np.zeros(N_ACTIONS, dtype=np.int8)
             if self.stage == 0:
-                m[self.main] = 1
+                m[self.main if self._main_array is None else self._main_array] = 1
             else:
                 m[[self.code(i, self.stage) for i in self.cands]] = 1
             self._mask = m

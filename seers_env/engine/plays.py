@@ -12,7 +12,7 @@ import enum
 from typing import Any, NamedTuple
 
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
-from .cards import SUIT_NAMES, card_name, suit_of, value_of
+from .cards import FIRST_ARTIFACT, SUIT_NAMES, WILD, card_name, suit_of, value_of
 from .rulings import HIGHEST_SINGLE_RANK
 
 
@@ -75,11 +75,11 @@ class Play(NamedTuple):
 
     def cards(self) -> list[int]:
         """Card ids that leave the hand, sorted (suited, then wilds, then the artifact)."""
-        from .cards import WILD, artifact_card
-
-        out = list(self.suited) + [WILD] * self.wilds
+        out = list(self.suited)
+        if self.wilds:
+            out += [WILD] * self.wilds
         if self.artifact >= 0:
-            out.append(artifact_card(self.artifact))
+            out.append(FIRST_ARTIFACT + self.artifact)
         return out
 
     @property

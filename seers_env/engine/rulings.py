@@ -20,8 +20,8 @@ DEFAULT_ROUNDS = 4
 
 #: Section 3 [ruling]: runs do not wrap around (13 is not followed by 2); every value, also a wild's,
 #: stays within 2..13 (also in a 2-player game whose cards only go up to 10).
-RUNS_WRAP_AROUND = False  # moves.WINDOWS holds no wrapping window
-WILD_VALUE_RANGE = (2, 13)  # moves: wilds only take values of cards.MIN_VALUE..MAX_VALUE
+RUNS_WRAP_AROUND = False  # core._runs: windows lie within 2..13
+WILD_VALUE_RANGE = (2, 13)  # core: wilds only take values of cards.MIN_VALUE..MAX_VALUE
 
 #: Section 3 [ruling]: a Start Seer who cannot open passes without being put out of the trick that the
 #: next player opens. If every player in turn cannot open, the round ends and is scored.
@@ -29,7 +29,7 @@ LEAD_PASS_PUTS_OUT_OF_TRICK = False  # Game._pass, leading branch
 
 #: Section 3 [ruling]: at most one artifact per play; an artifact played with a meld does not count
 #: toward the meld's size.
-MAX_ARTIFACTS_PER_PLAY = 1  # moves._melds adds one artifact kind per play
+MAX_ARTIFACTS_PER_PLAY = 1  # core.melds_keys adds one artifact kind per play
 
 #: Section 3 [ruling]: two plays are the same play when they differ only in a choice that changes
 #: nothing. The engine identifies a play by (cards that leave the hand, meld type, size, comparison
@@ -41,7 +41,7 @@ PLAY_IDENTITY = ("kind", "meld_type", "size", "rank", "suited", "wilds", "artifa
 
 #: Section 4 [ruling]: Rod of Reincarnation and Gift of Fate are actions, not melds: holding one never
 #: forces a player in the Bonus to play.
-ACTIONS_FORCE_BONUS_PLAY = False  # moves.legal_plays: PASS depends on melds only
+ACTIONS_FORCE_BONUS_PLAY = False  # core.legal_keys: PASS depends on melds only
 
 #: Section 6 [ruling], Gift of Fate: the chosen player becomes Start Seer of a fresh lead, so the count of
 #: Start Seers who could not open starts again from zero (``Game._gift``).
@@ -50,7 +50,7 @@ GIFT_RESTARTS_LEAD_PASS_COUNT = True  # Game._gift
 #: Project ruling (section 3 says the Start Seer "plays any legal meld" and passes only when they cannot):
 #: a Start Seer who holds a legal opening meld must lead (a meld or the Gift of Fate); the Gift of Fate
 #: alone does not count as an opening meld, so a Start Seer whose only option is the Gift may pass.
-START_SEER_MUST_LEAD_WHEN_ABLE = True  # moves.legal_plays, leading branch
+START_SEER_MUST_LEAD_WHEN_ABLE = True  # core.legal_keys, leading branch
 
 #: Section 6 [ruling]: the default artifact deck is Go First + two copies of each of the six other kinds.
 #: (The deck itself is :data:`seers_env.artifacts.DEFAULT_ARTIFACT_DECK`.)

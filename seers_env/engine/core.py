@@ -1,0 +1,452 @@
+"""The compiled core of legal-play generation (rules sections 3, 4 and 6), on compact array state.
+
+A hand is read into per-suit value bitmasks (bit ``v`` of ``suit_values[s]`` for the suited card of suit
+``s`` and value ``v``), per-value suit bitmasks, a wild count and the sorted artifact kinds held. Every
+play is produced as one ``int64`` *play key* that packs all 13 fields of :class:`~seers_env.plays.Play`
+(layout below); :mod:`seers_env.moves` turns keys into (interned) ``Play`` objects. The functions here are
+compiled with numba (``cache=True``: compiled once per install, then loaded from ``__pycache__``).
+
+The order and the identity rule (one representative per play identity, rules section 3 [ruling]) are the
+ones documented in :mod:`seers_env.moves`; ``tests/moves_python.py`` keeps the readable pure-Python
+generator, and the tests check that both give the same lists.
+
+Play key layout (bit offsets; a field stored ``+1`` holds ``-1`` as 0):
+
+========  =====  ==========================================================================
+bits      width  field
+========  =====  ==========================================================================
+0-1       2      meld_type
+2-5       4      size
+6-12      7      rank (half steps)
+13-15     3      wilds
+16-18     3      artifact + 1
+19-21     3      run_suit + 1
+22        1      effect_used
+23-29     7      modified_card + 1
+30-32     3      modifier + 1
+33-44     12     natural cards: a group's suit mask (Yellow = bit 0), or a run's value mask
+                 in ``run_suit`` (bit ``v - 2``); the modified card is not in it
+45-56     12     a group's counting value ``v`` (its wilds stand for ``v``), or a run's
+                 wild value mask (bit ``v - 2``)
+57-58     2      kind
+59-61     3      target + 1
+========  =====  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
+from .cards import FIRST_ARTIFACT, MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, WILD
+from .rulings import HIGHEST_SINGLE_RANK
+
+N_KINDS = len(ARTIFACT_KINDS)
+SINGLE, SET, RUN = 1, 2, 3
+PASS_KIND, MELD_KIND, ROD_KIND, GIFT_KIND = 0, 1, 2, 3
+
+# effect code of each kind: 0 none (rides along only), 1 shift value (Cauldron), 2 change suit
+_EFFECT_CODES = {"shift_value": 1, "change_suit": 2}
+KIND_EFFECT = np.array([_EFFECT_CODES.get(k.effect, 0) for k in ARTIFACT_KINDS], dtype=np.int64)
+
+assert FIRST_ARTIFACT == WILD + 1 and N_SUITED == WILD and N_SUITS == 5 and N_VALUES == 12
+assert MIN_VALUE == 2 and MAX_VALUE == 13 and N_KINDS <= 7 and HIGHEST_SINGLE_RANK < 128
+
+
+@njit(cache=True, inline="always")
+def pack(kind, meld_type, size, rank, wilds, artifact, target, run_suit, effect_used, modified_card,
+         modifier, naturals, extra):
+    """One play key from its fields (see the module table)."""
+    return (meld_type | size << 2 | rank << 6 | wilds << 13 | (artifact + 1) << 16 | (run_suit + 1) << 19
+            | effect_used << 22 | (modified_card + 1) << 23 | (modifier + 1) << 30 | naturals << 33
+            | extra << 45 | kind << 57 | (target + 1) << 59)
+
+
+#: Lookup tables of :func:`unpack`: card tuples of a run (by suit and value mask, bit ``v - 2``), wild
+#: values of a run (by value mask) and card tuples of a group (by value and suit mask).
+_RUN_CARDS = [[tuple(s * N_VALUES + b for b in range(N_VALUES) if m >> b & 1) for m in range(1 << N_VALUES)]
+              for s in range(N_SUITS)]
+_RUN_WILDS = [tuple(b + MIN_VALUE for b in range(N_VALUES) if m >> b & 1) for m in range(1 << N_VALUES)]
+_GROUP_CARDS = [[tuple(s * N_VALUES + v - MIN_VALUE for s in range(N_SUITS) if m >> s & 1) for m in range(32)]
+                if v >= MIN_VALUE else [] for v in range(MAX_VALUE + 1)]
+
+
+def unpack(key: int) -> tuple:
+    """The 13 :class:`~seers_env.plays.Play` fields of a play key (plain Python, used on a cache miss)."""
+    meld_type = key & 3
+    wilds = key >> 13 & 7
+    modified = (key >> 23 & 127) - 1
+    naturals = key >> 33 & 4095
+    extra = key >> 45 & 4095
+    run_suit = (key >> 19 & 7) - 1
+    if meld_type == RUN:
+        cards = _RUN_CARDS[run_suit][naturals]
+        wild_values = _RUN_WILDS[extra]
+    elif meld_type:
+        cards = _GROUP_CARDS[extra][naturals] if extra else ()
+        wild_values = (extra,) * wilds
+    else:
+        cards, wild_values = (), ()
+    if modified >= 0:
+        cards = tuple(sorted(cards + (modified,)))
+    return (key >> 57 & 3, meld_type, key >> 2 & 15, key >> 6 & 127, cards, wilds, (key >> 16 & 7) - 1,
+            (key >> 59 & 7) - 1, run_suit, key >> 22 & 1, modified, (key >> 30 & 7) - 1, wild_values)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _push(buf, n, key):
+    if n == buf.shape[0]:
+        bigger = np.empty(2 * n, np.int64)
+        bigger[:n] = buf
+        buf = bigger
+    buf[n] = key
+    return buf, n + 1
+
+
+@njit(cache=True)
+def _groups(suit_mask, W, top_type, top_size, forced, out):
+    """Singles/Sets of one value (moves order): rows ``(size, submask, wilds)`` into ``out``; the count.
+
+    ``forced >= 0``: one more card (another value's, changed by the Cauldron) is in every meld.
+    """
+    n_forced = 1 if forced >= 0 else 0
+    if top_type == 0:
+        lo_size, hi_size = 1, 5 + W + n_forced
+    else:
+        lo_size = hi_size = top_size
+        if top_type == RUN or (top_type == SINGLE) != (lo_size == 1):
+            return 0
+    n = 0
+    for sub in range(32):
+        if sub & ~suit_mask:
+            continue
+        base = _popcount(sub) + n_forced
+        if base > hi_size or base + W < lo_size:
+            continue
+        for w in range(max(0, lo_size - base), min(W, hi_size - base) + 1):
+            size = base + w
+            if size:
+                out[n, 0] = size
+                out[n, 1] = sub
+                out[n, 2] = w
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _runs(W, top_type, top_size, naturals, forced_value, out):
+    """Suited Runs of one suit (moves order): rows ``(size, hi, used_mask, wild_mask)`` (value bits ``v``).
+
+    ``naturals``: values that may be played as themselves; ``forced_value``: a position filled by an
+    artifact-changed card (in neither mask), or -1. Returns the row count (``out`` grows when full).
+    """
+    n = 0
+    if top_type != 0 and top_type != RUN:
+        return out, 0
+    fbit = (1 << forced_value) if forced_value >= 0 else 0
+    naturals &= ~fbit
+    n_nat = _popcount(naturals)
+    need_extra = 1 if fbit else 0
+    if top_type == 0:
+        size_lo, size_hi = 2, N_VALUES
+    else:
+        size_lo = size_hi = top_size
+    vals = np.empty(N_VALUES, np.int64)
+    idx = np.empty(N_VALUES, np.int64)
+    for size in range(size_lo, size_hi + 1):
+        if size - need_extra > n_nat + W:
+            continue
+        for lo in range(MIN_VALUE, MAX_VALUE - size + 2):
+            hi = lo + size - 1
+            wmask = ((1 << size) - 1) << lo
+            if fbit and not wmask & fbit:
+                continue
+            present = naturals & wmask
+            missing = wmask & ~present & ~fbit
+            n_missing = _popcount(missing)
+            if n_missing > W:
+                continue
+            spare = W - n_missing
+            if spare == 0 or not present:
+                if n + 1 > out.shape[0]:
+                    out = _grow(out)
+                out[n, 0] = size
+                out[n, 1] = hi
+                out[n, 2] = present
+                out[n, 3] = missing
+                n += 1
+                continue
+            m = 0
+            for b in range(MAX_VALUE + 1):
+                if present >> b & 1:
+                    vals[m] = b
+                    m += 1
+            for k in range(min(spare, m) + 1):
+                # combinations of k of the m present values, lexicographic (itertools order)
+                for i in range(k):
+                    idx[i] = i
+                while True:
+                    rmask = 0
+                    for i in range(k):
+                        rmask |= 1 << vals[idx[i]]
+                    if n + 1 > out.shape[0]:
+                        out = _grow(out)
+                    out[n, 0] = size
+                    out[n, 1] = hi
+                    out[n, 2] = present & ~rmask
+                    out[n, 3] = missing | rmask
+                    n += 1
+                    i = k - 1
+                    while i >= 0 and idx[i] == m - k + i:
+                        i -= 1
+                    if i < 0:
+                        break
+                    idx[i] += 1
+                    for j in range(i + 1, k):
+                        idx[j] = idx[j - 1] + 1
+    return out, n
+
+
+@njit(cache=True)
+def _grow(out):
+    bigger = np.empty((2 * out.shape[0], out.shape[1]), np.int64)
+    bigger[:out.shape[0]] = out
+    return bigger
+
+
+@njit(cache=True, inline="always")
+def _value_bits_to_cards(suit, mask):
+    """Bitmask of card ids (bit ``card``) of suit ``suit`` at the values in ``mask`` (bit ``v``)."""
+    return (mask >> MIN_VALUE) << (suit * N_VALUES)
+
+
+@njit(cache=True)
+def melds_keys(hand, top_type, top_size, top_rank):
+    """Play keys of every distinct meld of ``hand`` on the top ``(top_type, size, rank)`` (type 0: leading).
+
+    Args:
+        hand: int64 array of card ids (any order; suited ids are unique).
+
+    Returns:
+        int64 array of play keys in the documented order of :func:`seers_env.moves.legal_melds`.
+    """
+    buf = np.empty(256, np.int64)
+    nk = 0
+    if top_type != 0 and top_rank >= HIGHEST_SINGLE_RANK:
+        return buf[:0]
+    suit_values = np.zeros(N_SUITS, np.int64)
+    value_suits = np.zeros(MAX_VALUE + 2, np.int64)
+    held = np.zeros(N_KINDS, np.bool_)
+    suited = np.empty(hand.shape[0], np.int64)
+    n_suited = 0
+    W = 0
+    for c in hand:
+        if c < 0 or c >= FIRST_ARTIFACT + N_KINDS:
+            raise ValueError("a card id in the hand is outside 0..67")
+        if c < N_SUITED:
+            s = c // N_VALUES
+            v = c % N_VALUES + MIN_VALUE
+            suit_values[s] |= 1 << v
+            value_suits[v] |= 1 << s
+            suited[n_suited] = c  # in hand order (a Game's hands are sorted)
+            n_suited += 1
+        elif c == WILD:
+            W += 1
+        else:
+            held[c - FIRST_ARTIFACT] = True
+    min_rank = top_rank if top_type != 0 else 0
+    has_half = held[HALF_STEP]
+    base_min = min_rank - 1 if has_half else min_rank
+    runs_ok = top_type == 0 or top_type == RUN
+
+    # --- base melds (no artifact): keys with artifact -1, plus identity parts for de-duplication ---
+    bkeys = np.empty(256, np.int64)
+    bcards = np.empty(256, np.int64)  # suited card bitmask (bit = card id)
+    nb = 0
+    gout = np.empty((256, 3), np.int64)
+    rout = np.empty((256, 4), np.int64)
+    for v in range(max(MIN_VALUE, base_min // 2 + 1), MAX_VALUE + 1):
+        ng = _groups(value_suits[v], W, top_type, top_size, -1, gout)
+        for i in range(ng):
+            size, sub, w = gout[i, 0], gout[i, 1], gout[i, 2]
+            mt = SINGLE if size == 1 else SET
+            key = pack(MELD_KIND, mt, size, 2 * v, w, -1, -1, -1, 0, -1, 0, sub, v)
+            cm = 0
+            for s in range(N_SUITS):
+                if sub >> s & 1:
+                    cm |= 1 << (s * N_VALUES + v - MIN_VALUE)
+            bkeys, nb2 = _push(bkeys, nb, key)
+            bcards, nb = _push(bcards, nb, cm)
+    if runs_ok:
+        for s in range(N_SUITS):
+            naturals = suit_values[s]
+            if not naturals and s != 0:  # all-wild runs are generated once, in suit 0
+                continue
+            rout, nr = _runs(W, top_type, top_size, naturals, -1, rout)
+            for i in range(nr):
+                size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
+                if 2 * hi <= base_min:
+                    continue
+                if not used and s != 0:
+                    continue
+                key = pack(MELD_KIND, RUN, size, 2 * hi, _popcount(wild), -1, -1, s, 0, -1, 0,
+                           used >> MIN_VALUE, wild >> MIN_VALUE)
+                bkeys, nb2 = _push(bkeys, nb, key)
+                bcards, nb = _push(bcards, nb, _value_bits_to_cards(s, used))
+
+    # --- step 2: the base melds that beat the top ---
+    for i in range(nb):
+        if (bkeys[i] >> 6 & 127) > min_rank:
+            buf, nk = _push(buf, nk, bkeys[i])
+
+    # --- step 3: each artifact kind held, in registry order ---
+    for kind in range(N_KINDS):
+        if not held[kind]:
+            continue
+        art_bits = (kind + 1) << 16
+        seen = set()
+        seen.add((np.int64(0), np.int64(0), np.int64(0)))
+        for i in range(nb):
+            bk = bkeys[i]
+            if (bk >> 6 & 127) > min_rank:
+                buf, nk = _push(buf, nk, bk | art_bits)  # rides along / declared unused
+                seen.add((bk & 8191, bcards[i], bk >> 13 & 7))  # (type, size, rank), cards, wilds
+        if kind == HALF_STEP:
+            seen_half = set()
+            seen_half.add((np.int64(0), np.int64(0), np.int64(0)))
+            for i in range(nb):
+                bk = bkeys[i]
+                rank = bk >> 6 & 127
+                for step in (1, -1):
+                    r = rank + step
+                    ident = ((bk & 63) | r << 6, bcards[i], bk >> 13 & 7)
+                    if r > min_rank and ident not in seen_half:
+                        seen_half.add(ident)
+                        key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
+                        buf, nk = _push(buf, nk, key)
+            continue
+        effect = KIND_EFFECT[kind]
+        if effect == 1:  # Cauldron of Sorcery: one suited card counts as value +1 or -1
+            for j in range(n_suited):
+                c = suited[j]
+                s = c // N_VALUES
+                a = c % N_VALUES + MIN_VALUE
+                for delta in (-1, 1):
+                    v = a + delta
+                    if v < MIN_VALUE or v > MAX_VALUE:
+                        continue
+                    if 2 * v > min_rank:
+                        ng = _groups(value_suits[v], W, top_type, top_size, c, gout)
+                        for i in range(ng):
+                            size, sub, w = gout[i, 0], gout[i, 1], gout[i, 2]
+                            mt = SINGLE if size == 1 else SET
+                            cm = np.int64(1) << c
+                            for t in range(N_SUITS):
+                                if sub >> t & 1:
+                                    cm |= 1 << (t * N_VALUES + v - MIN_VALUE)
+                            key = pack(MELD_KIND, mt, size, 2 * v, w, kind, -1, -1, 1, c, delta, sub, v)
+                            ident = (key & 8191, cm, w)
+                            if ident not in seen:
+                                seen.add(ident)
+                                buf, nk = _push(buf, nk, key)
+                    if not runs_ok:
+                        continue
+                    naturals = suit_values[s] & ~(1 << a)
+                    rout, nr = _runs(W, top_type, top_size, naturals, v, rout)
+                    for i in range(nr):
+                        size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
+                        if 2 * hi > min_rank:
+                            wn = _popcount(wild)
+                            key = pack(MELD_KIND, RUN, size, 2 * hi, wn, kind, -1, s, 1, c, delta,
+                                       used >> MIN_VALUE, wild >> MIN_VALUE)
+                            ident = (key & 8191, _value_bits_to_cards(s, used) | np.int64(1) << c, wn)
+                            if ident not in seen:
+                                seen.add(ident)
+                                buf, nk = _push(buf, nk, key)
+        elif effect == 2 and runs_ok:  # suit change: one suited card counts as another suit (Runs)
+            for j in range(n_suited):
+                c = suited[j]
+                s0 = c // N_VALUES
+                a = c % N_VALUES + MIN_VALUE
+                # a run of this card with wilds only equals discarding the artifact: it needs a natural
+                # of the new suit within reach (at most W wilds between them)
+                if a > W:
+                    reach = ((1 << (2 * W + 3)) - 1) << (a - W - 1)
+                else:
+                    reach = (1 << (a + W + 2)) - 1
+                reach &= ~(1 << a)
+                for s1 in range(N_SUITS):
+                    if s1 == s0 or not suit_values[s1] & reach:
+                        continue
+                    rout, nr = _runs(W, top_type, top_size, suit_values[s1], a, rout)
+                    for i in range(nr):
+                        size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
+                        if 2 * hi > min_rank:
+                            wn = _popcount(wild)
+                            key = pack(MELD_KIND, RUN, size, 2 * hi, wn, kind, -1, s1, 1, c, s1,
+                                       used >> MIN_VALUE, wild >> MIN_VALUE)
+                            ident = (key & 8191, _value_bits_to_cards(s1, used) | np.int64(1) << c, wn)
+                            if ident not in seen:
+                                seen.add(ident)
+                                buf, nk = _push(buf, nk, key)
+    if held[HIGHEST_SINGLE] and (top_type == 0 or top_type == SINGLE):
+        buf, nk = _push(buf, nk, HIGHEST_KEY)
+    return buf[:nk]
+
+
+HIGHEST_KEY = (SINGLE | 1 << 2 | HIGHEST_SINGLE_RANK << 6 | (HIGHEST_SINGLE + 1) << 16 | 1 << 22
+               | 1 << 30 | MELD_KIND << 57)
+PASS_KEY = 1 << 30  # kind 0, every field at its default (modifier 0 is stored as 1)
+ROD_KEY = (ROD + 1) << 16 | 1 << 22 | 1 << 30 | ROD_KIND << 57
+
+
+def gift_key(target: int) -> int:
+    """Play key of the Gift of Fate handing the lead to ``target``."""
+    return (GIFT + 1) << 16 | 1 << 22 | 1 << 30 | GIFT_KIND << 57 | (target + 1) << 59
+
+
+@njit(cache=True)
+def legal_keys(hand, top_type, top_size, top_rank, seat, n_players, in_bonus):
+    """Play keys of every legal play, in the documented order of :func:`seers_env.moves.legal_plays`."""
+    melds = melds_keys(hand, top_type, top_size, top_rank)
+    has_rod = False
+    has_gift = False
+    for c in hand:
+        if c == FIRST_ARTIFACT + ROD:
+            has_rod = True
+        elif c == FIRST_ARTIFACT + GIFT:
+            has_gift = True
+    n_melds = melds.shape[0]
+    out = np.empty(n_melds + 1 + n_players, np.int64)
+    n = 0
+    if top_type == 0:
+        if n_melds == 0:
+            out[n] = PASS_KEY
+            n += 1
+        out[n:n + n_melds] = melds
+        n += n_melds
+        if has_gift:
+            for t in range(n_players):
+                if t != seat:
+                    out[n] = (GIFT + 1) << 16 | 1 << 22 | 1 << 30 | GIFT_KIND << 57 | (t + 1) << 59
+                    n += 1
+    else:
+        if not (in_bonus and n_melds):
+            out[n] = PASS_KEY
+            n += 1
+        out[n:n + n_melds] = melds
+        n += n_melds
+        if has_rod:
+            out[n] = ROD_KEY
+            n += 1
+    return out[:n]
