@@ -279,6 +279,14 @@ class Decision:
             self._mask = m
         return self._mask.copy()
 
+    def write_mask(self, out: np.ndarray) -> None:
+        """Write the mask of :meth:`mask` into ``out`` (int8, shape ``(N_ACTIONS,)``) in place."""
+        out[:] = 0
+        if self.stage == 0:
+            out[self.main if self._main_array is None else self._main_array] = 1
+        else:
+            out[[self.code(i, self.stage) for i in self.cands]] = 1
+
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is allowed now."""
         if self.stage == 0:

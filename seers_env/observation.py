@@ -43,7 +43,10 @@ chosen_wild_values  12      stage-1 choice: the run values filled by wilds
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
+from numba import njit
 
 from .actions import GIFT, GROUP_BASE, HIGHEST, PASS, ROD, RUN_BASE, WILDS_BASE, Decision, decode
 from .engine.artifacts import ARTIFACT_KINDS
@@ -85,6 +88,29 @@ _SUITS, _STAGE = _OFF["suits"], _OFF["stage"]
 _SCALARS, _SCALARS_END = _OFF["hand_sizes"], _OFF["round"] + 2
 
 
+#: Offsets of the card segments that :func:`observe` counts, by player count: the own hand, the cards
+#: played by each relative seat, the cards known in each other hand, the trick, then absolute indices.
+_SEGMENT_OFFSETS = {
+    n: np.array([_HAND] + [_PLAYED + r * CARD_BLOCK for r in range(n)]
+                + [_KNOWN + (r - 1) * CARD_BLOCK for r in range(1, n)] + [_TRICK, 0], dtype=np.int64)
+    for n in range(2, MAX_SEATS + 1)
+}
+_ORDERS = {n: [[(seat + r) % n for r in range(n)] for seat in range(n)] for n in range(2, MAX_SEATS + 1)}
+
+
+@njit(cache=True)
+def _count(items: np.ndarray, lengths: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """float32 ``(OBS_DIM,)``: +1 at ``offsets[j] + item`` for each item of segment ``j`` (compiled)."""
+    vec = np.zeros(OBS_DIM, np.float32)
+    k = 0
+    for j in range(lengths.shape[0]):
+        off = offsets[j]
+        for _ in range(lengths[j]):
+            vec[off + items[k]] += 1.0
+            k += 1
+    return vec
+
+
 def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarray:
     """The observation of ``seat``: ``np.ndarray`` float32 of shape ``(OBS_DIM,)``, layout above.
 
@@ -97,38 +123,40 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
     Raises:
         ValueError: ``seat`` out of range.
     """
-    n = game.n_players
+    n = game.config.n_players
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not one of 0..{n - 1}")
-    # count and one-hot parts: indices for one bincount
-    idx: list[int] = [_HAND + c for c in game.hands[seat]]
     played, known, passed, hands = game.played, game.known, game.passed, game.hands
+    order = _ORDERS[n][seat]
+    # card segments (counted by _count with their block offsets), then one-hot indices (offset 0)
+    segments = [hands[seat]]
+    segments += [played[s] for s in order]
+    segments += [known[s] for s in order[1:]]
+    trick: list[int] = []
+    for _, p in game.trick:
+        trick += p.suited
+        if p.wilds:
+            trick += [N_SUITED] * p.wilds
+        if p.artifact >= 0:
+            trick.append(N_SUITED + 1 + p.artifact)
+    segments.append(trick)
+    idx: list[int] = []
     rs = game.round_scores
-    last = rs[-1] if rs else None
     sizes: list[float] = []
-    totals: list[float] = []
-    lasts: list[float] = []
     for r in range(n):
-        s = (seat + r) % n
-        base = _PLAYED + r * CARD_BLOCK
-        idx += [base + c for c in played[s]]
-        if r and known[s]:
-            kb = _KNOWN + (r - 1) * CARD_BLOCK
-            idx += [kb + c for c in known[s]]
+        s = order[r]
         if passed[s]:
             idx.append(_PASSED + r)
         size = len(hands[s])
         if size <= 5:
             idx.append(_BONUS + r)
         sizes.append(size / 15.0)
-        totals.append(max(-50.0, min(50.0, sum(x[s] for x in rs) / 20.0)) if rs else 0.0)
-        lasts.append(last[s] / 20.0 if rs else 0.0)
-    for _, p in game.trick:
-        idx += [_TRICK + c for c in p.suited]
-        if p.wilds:
-            idx += [_TRICK + N_SUITED] * p.wilds
-        if p.artifact >= 0:
-            idx.append(_TRICK + N_SUITED + 1 + p.artifact)
+    if rs:
+        last = rs[-1]
+        totals = [max(-50.0, min(50.0, sum(x[s] for x in rs) / 20.0)) for s in order]
+        lasts = [last[s] / 20.0 for s in order]
+    else:
+        totals = lasts = [0.0] * n
     top = game.top
     if top is not None:
         idx.append(_TOP_TYPE + top[0])
@@ -146,7 +174,10 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
         idx.append(_STAGE + min(decision.stage, 2))
         if decision.chosen:
             idx += _chosen(decision)
-    vec = np.bincount(np.fromiter(idx, np.intp, len(idx)), minlength=OBS_DIM).astype(np.float32)
+    segments.append(idx)
+    lengths = [len(x) for x in segments]
+    items = np.fromiter(chain.from_iterable(segments), np.int64, sum(lengths))
+    vec = _count(items, np.array(lengths, dtype=np.int64), _SEGMENT_OFFSETS[n])
     # scalar parts: one slice assignment (hand_sizes, totals, round_scores_last, round are contiguous)
     pad = [0.0] * (MAX_SEATS - n)
     n_rounds = game.config.n_rounds

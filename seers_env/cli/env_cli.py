@@ -1,5 +1,6 @@
 """``seers bench env``: random legal play on our AEC environment against PettingZoo's ``texas_holdem_v4``
-and RLCard's Dou Dizhu, for the same wall time each, in one process.
+and RLCard's Dou Dizhu, for the same wall time each, in one process; and our batch API
+(:class:`seers_env.vector.SeersVectorEnv`, 256 games in flight) in the same run.
 
 The peers need the optional ``bench`` extra (``pip install -e ".[bench]"``, which installs rlcard); a peer
 that is not installed is reported as missing.
@@ -13,8 +14,9 @@ from collections.abc import Callable
 import numpy as np
 import typer
 
-#: Issue 3 target: our steps/s at least this many times RLCard's Dou Dizhu.
-TARGET_VS_DOUDIZHU = 2.0
+#: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
+TARGET_VS_DOUDIZHU = 5.0
+TARGET_VS_HOLDEM = 3.0
 
 
 def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
@@ -45,6 +47,26 @@ def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -
     return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
 
 
+def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256) -> float:
+    """Env steps/s (decisions, summed over games) of random legal play on the batch API with ``num_envs``
+    games in flight: stacked observations and masks built at every step, one process."""
+    from ..vector import SeersVectorEnv
+
+    venv = SeersVectorEnv(num_envs, n_players=n_players)
+    obs, _ = venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        rows, cols = np.nonzero(obs["action_mask"])  # row-major: each row's legal actions, in order
+        counts = np.bincount(rows, minlength=num_envs)
+        first = np.cumsum(counts) - counts
+        actions = cols[first + (rng.random(num_envs) * counts).astype(np.int64)]
+        obs, _, _, _, _ = venv.step(actions)
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
 def texas_holdem_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
     """Steps/s of random legal play on PettingZoo's ``texas_holdem_v4`` (needs rlcard)."""
     from pettingzoo.classic import texas_holdem_v4
@@ -72,7 +94,8 @@ def doudizhu_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
 def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None]:
     """``{"seers_catalog_v0": steps/s, "texas_holdem_v4": ..., "rlcard_doudizhu": ...}``; ``None`` for a
     peer that is not installed."""
-    out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed)}
+    out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
+                                    "seers vector x256": vector_steps_per_s(seconds, seed)}
     for name, fn in (("texas_holdem_v4", texas_holdem_steps_per_s), ("rlcard_doudizhu", doudizhu_steps_per_s)):
         try:
             out[name] = fn(seconds, seed)
@@ -87,27 +110,32 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
         seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
     ) -> None:
-        """Random legal play (observations and masks included) on seers_catalog_v0 (4 players),
-        PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratio to each.
+        """Random legal play (observations and masks included) on seers_catalog_v0 (4 players), our
+        batch API with 256 games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and
+        our ratios to each, all in one process.
 
-        Target: at least 2x RLCard's Dou Dizhu.
+        Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4.
         """
+        import os
+
         from rich.console import Console
         from rich.table import Table
 
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed)
-        ours = r["seers_catalog_v0"]
-        table = Table(title=f"Environment random play ({seconds:g} s each, one process)")
-        for col in ("environment", "steps/s", "seers / this"):
+        ours, vec = r["seers_catalog_v0"], r["seers vector x256"]
+        table = Table(title=f"Environment random play ({seconds:g} s each, one process, load {load:.1f})")
+        for col in ("environment", "steps/s", "AEC / this", "vector / this"):
             table.add_column(col, justify="right")
         for name, value in r.items():
             if value is None:
-                table.add_row(name, "not installed (pip install -e '.\\[bench]')", "-")
+                table.add_row(name, "not installed (pip install -e '.\\[bench]')", "-", "-")
             else:
-                table.add_row(name, f"{value:,.0f}", f"{ours / value:.2f}x")
+                table.add_row(name, f"{value:,.0f}", f"{ours / value:.2f}x", f"{vec / value:.2f}x")
         console = Console()
         console.print(table)
-        dz = r["rlcard_doudizhu"]
-        if dz:
-            verdict = "met" if ours / dz >= TARGET_VS_DOUDIZHU else "NOT met"
-            console.print(f"Target >= {TARGET_VS_DOUDIZHU:g}x RLCard Dou Dizhu: {verdict} ({ours / dz:.2f}x)")
+        for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
+            if r[peer]:
+                ratio = ours / r[peer]
+                verdict = "met" if ratio >= target else "NOT met"
+                console.print(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")

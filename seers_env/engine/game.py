@@ -158,6 +158,9 @@ class PlayResult:
         return self.round_scores is not None
 
 
+#: The result of a play that ends no trick and no round (results are immutable, so one object serves).
+_NOTHING = PlayResult()
+
 _STATE_FIELDS = (
     "round", "round_scores", "hands", "hidden", "suits", "dealt_artifacts", "discards", "trick", "top",
     "top_seat", "passed", "start_seer", "current", "lead_passes", "played", "known", "go_first_holder",
@@ -305,8 +308,9 @@ class Game:
                 self._legal = []
             else:
                 seat = self.current
-                self._legal = legal_plays(self.hands[seat], self.top, seat=seat, n_players=self.n_players,
-                                          in_bonus=self.in_bonus(seat))
+                hand = self.hands[seat]
+                self._legal = legal_plays(hand, self.top, seat=seat, n_players=self.config.n_players,
+                                          in_bonus=len(hand) <= BONUS_MAX_CARDS)
         return self._legal
 
     def find_play(self, play: Play) -> Play | None:
@@ -387,12 +391,12 @@ class Game:
             if self.lead_passes >= n:
                 return self._end_round()
             self.start_seer = self.current = (seat + 1) % n
-            return PlayResult()
+            return _NOTHING
         self.passed[seat] = True
         if self.passed.count(False) == 1:
             return self._win_trick(self.passed.index(False))
         self.current = self._next_active(seat)
-        return PlayResult()
+        return _NOTHING
 
     def _meld(self, seat: int, play: Play) -> PlayResult:
         self._remove_from_hand(seat, play.cards())
@@ -403,7 +407,7 @@ class Game:
         if not self.hands[seat]:
             return self._end_round()
         self.current = self._next_active(seat)
-        return PlayResult()
+        return _NOTHING
 
     def _rod(self, seat: int, play: Play) -> PlayResult:
         """Section 6 [ruling]: take every card of the trick, publicly; the Rod is discarded; lead next."""
@@ -417,7 +421,7 @@ class Game:
         self.known[seat].sort()
         self.events.append({"event": "trick", "round": self.round, "taken_by": seat, "cards": taken})
         self._new_trick(seat)
-        return PlayResult()
+        return _NOTHING
 
     def _gift(self, seat: int, play: Play) -> PlayResult:
         """Section 6 [ruling]: the target becomes Start Seer and must lead."""
@@ -428,7 +432,7 @@ class Game:
         if not self.hands[seat]:
             return self._end_round()
         self.start_seer = self.current = play.target
-        return PlayResult()
+        return _NOTHING
 
     def _new_trick(self, leader: int) -> None:
         self.trick = []

@@ -222,9 +222,11 @@ def legal_plays(
     Raises:
         ValueError: a card id outside 0..67.
     """
+    # plain ints (not IntEnum or numpy ints), so that one compiled signature serves every caller
     h = _hand_array(hand)
     if top is None:
-        keys = core.legal_keys(h, 0, 0, 0, seat, n_players, bool(in_bonus))
+        keys = core.legal_keys(h, 0, 0, 0, int(seat), int(n_players), bool(in_bonus))
     else:
-        keys = core.legal_keys(h, top[0], top[1], top[2], seat, n_players, bool(in_bonus))
-    return plays_of_keys(keys)
+        keys = core.legal_keys(h, int(top[0]), int(top[1]), int(top[2]), int(seat), int(n_players),
+                               bool(in_bonus))
+    return PlayList(keys)

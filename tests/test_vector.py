@@ -1,0 +1,64 @@
+"""The batch API (seers_env.vector) steps the same games as the AEC env stepped one game at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seers_env.actions import N_ACTIONS
+from seers_env.observation import OBS_DIM
+from seers_env.seers_catalog_v0 import raw_env
+from seers_env.vector import SeersVectorEnv
+
+
+@pytest.mark.parametrize("n_players,reward_mode", [(4, "score"), (2, "win"), (5, "score")])
+def test_vector_env_matches_aec_envs_one_by_one(n_players, reward_mode):
+    n_envs, seed = 3, 17
+    venv = SeersVectorEnv(n_envs, n_players=n_players, n_rounds=1, reward_mode=reward_mode)
+    envs = [raw_env(n_players=n_players, n_rounds=1, reward_mode=reward_mode) for _ in range(n_envs)]
+    for i, e in enumerate(envs):
+        e.reset(seed=seed + i)
+    obs, infos = venv.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(600):
+        assert obs["observation"].shape == (n_envs, OBS_DIM) and obs["observation"].dtype == np.float32
+        assert obs["action_mask"].shape == (n_envs, N_ACTIONS) and obs["action_mask"].dtype == np.int8
+        actions = []
+        for i, e in enumerate(envs):
+            agent = e.agent_selection
+            assert infos["seat"][i] == e.possible_agents.index(agent)
+            o = e.observe(agent)
+            np.testing.assert_array_equal(obs["observation"][i], o["observation"])
+            np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
+            legal = np.flatnonzero(o["action_mask"])
+            actions.append(int(legal[int(rng.integers(len(legal)))]))
+        obs, rewards, term, trunc, infos = venv.step(np.array(actions))
+        assert rewards.shape == (n_envs, n_players) and not trunc.any()
+        for i, e in enumerate(envs):
+            e.step(actions[i])
+            want = [e.rewards[a] for a in e.possible_agents]
+            np.testing.assert_allclose(rewards[i], want)
+            done = all(e.terminations.values())
+            assert term[i] == done
+            if done:
+                ended += 1
+                assert infos["totals"][i].tolist() == list(e.game.totals)
+                e.reset()  # the next game of the slot, from the slot's generator
+    assert ended >= 2
+
+
+def test_vector_env_rejects_bad_actions_and_keeps_state():
+    venv = SeersVectorEnv(2)
+    obs, _ = venv.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    good = int(np.flatnonzero(obs["action_mask"][0])[0])
+    with pytest.raises(ValueError, match="row 1"):
+        venv.step(np.array([good, bad]))
+    with pytest.raises(ValueError, match="shape"):
+        venv.step(np.array([good]))
+    np.testing.assert_array_equal(venv.action_masks(), obs["action_mask"])
+    with pytest.raises(ValueError, match="num_envs"):
+        SeersVectorEnv(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        SeersVectorEnv(1).step(np.array([0]))
