@@ -19,7 +19,7 @@ from agents import make_agent
 from seers_env import play_cli
 from seers_env.game import Game, GameConfig
 from seers_env.plays import MeldType, Play, PlayKind
-from seers_env.tui import PlayMenu, format_hand
+from seers_env.tui import PlayMenu, format_hand, menu_group, menu_order
 from seers_env.view import SeatView
 
 runner = CliRunner()
@@ -58,7 +58,7 @@ def _human_plays(save: Path, seat: int) -> list[Play]:
 
 
 def test_full_game_choosing_first_play_matches_independent_simulation(tmp_path):
-    # The human always types 1 (the first legal play); agents are random with play_cli.agent_seed.
+    # The human always types 1 (the first play of the menu); agents are random with play_cli.agent_seed.
     seed = 5
     result, save = _play(["--players", "3", "--agents", "random,random", "--seed", str(seed),
                           "--rounds", "2"], "1\n" * 400, tmp_path)
@@ -67,7 +67,7 @@ def test_full_game_choosing_first_play_matches_independent_simulation(tmp_path):
     agents = {s: make_agent("random", seed=play_cli.agent_seed(seed, s)) for s in (1, 2)}
     while not game.game_over:
         s = game.current
-        game.apply(game.legal_plays()[0] if s == 0 else agents[s].act(SeatView(game, s)))
+        game.apply(menu_order(game.legal_plays())[0] if s == 0 else agents[s].act(SeatView(game, s)))
     assert "=== Game over ===" in result.output
     for s, total in enumerate(game.totals):
         assert re.search(rf"^  player_{s}[^\n]*: {total}$", result.output, re.M)
@@ -105,7 +105,7 @@ def test_end_of_input_counts_as_quit(tmp_path):
 
 def test_every_legal_play_is_choosable_by_number_even_off_page(tmp_path):
     seed, seat, game = _leader_seed_and_seat(seed=11)
-    legal = game.legal_plays()
+    legal = menu_order(game.legal_plays())
     assert len(legal) > 40  # leading: more plays than one page
     last = len(legal)
     result, save = _play(["--agents", "random", "--seat", str(seat), "--seed", str(seed), "--rounds", "1",
@@ -117,7 +117,7 @@ def test_every_legal_play_is_choosable_by_number_even_off_page(tmp_path):
 
 def test_run_view_lists_only_runs_and_choice_is_applied(tmp_path):
     seed, seat, game = _leader_seed_and_seat(seed=2)
-    legal = game.legal_plays()
+    legal = menu_order(game.legal_plays())
     runs = [i for i, p in enumerate(legal) if p.meld_type == MeldType.RUN]
     assert runs
     result, save = _play(["--agents", "random", "--seat", str(seat), "--seed", str(seed), "--rounds", "1",
@@ -132,8 +132,8 @@ def test_run_view_lists_only_runs_and_choice_is_applied(tmp_path):
 
 def test_filter_words_and_paging():
     game = Game(GameConfig(n_players=4), seed=11)
-    legal = game.legal_plays()
-    menu = PlayMenu(legal, page_size=7)
+    legal = menu_order(game.legal_plays())
+    menu = PlayMenu(game.legal_plays(), page_size=7)
     reply = menu.handle("f plum run")
     want = [i + 1 for i, p in enumerate(legal) if "plum" in p.describe().lower() and "run" in p.describe().lower()]
     got = [int(n) for n in re.findall(r"\[\s*(\d+)\]", "\n".join(reply.lines))]
@@ -156,7 +156,8 @@ def test_filter_words_and_paging():
 def test_pass_command_passes_when_allowed():
     follow = [Play(PlayKind.PASS), Play(PlayKind.MELD, MeldType.SINGLE, 1, 18, (7,))]
     assert PlayMenu(follow).handle("p").play.is_pass
-    assert PlayMenu(follow).handle(" 2 ").play == follow[1]
+    assert PlayMenu(follow).handle(" 1 ").play == follow[1]  # pass is listed last
+    assert PlayMenu(follow).handle("2").play.is_pass
 
 
 def test_hand_grouped_by_suit():
@@ -253,3 +254,17 @@ def test_seers_script_has_play_and_replay(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "You quit the game." in out.stdout
+
+
+def test_menu_lists_natural_plays_before_wilds_and_artifacts():
+    game = Game(GameConfig(n_players=4), seed=0)
+    legal = game.legal_plays()
+    ordered = menu_order(legal)
+    groups = [menu_group(p) for p in ordered]
+    assert sorted(ordered, key=legal.index) == legal  # the same plays
+    assert groups == sorted(groups) and groups[0] == 0  # natural first when there is one
+    naturals = [p for p in legal if not p.wild_values and p.artifact < 0 and p.kind == PlayKind.MELD]
+    assert ordered[:len(naturals)] == naturals  # engine order within a group
+    assert all("wild" not in p.describe() for p in naturals)
+    help_text = "\n".join(PlayMenu(legal).handle("h").lines)
+    assert "(unused)" in help_text and "natural plays first" in help_text

@@ -2,8 +2,9 @@
 
 Everything here returns lines of text (``list[str]``) so that the commands print them with
 ``typer.echo`` and tests read them back. :class:`PlayMenu` is the numbered, filterable, paged list of
-legal plays a human chooses from: the number of a play is its 1-based index in
-:meth:`seers_env.game.Game.legal_plays`, whatever view is shown, so every legal play stays choosable.
+legal plays a human chooses from, in :func:`menu_order` (natural plays first, then plays that spend a
+wild, then plays with an artifact, then pass): the number of a play is its 1-based position in that
+order, whatever view is shown, so every legal play stays choosable.
 """
 
 from __future__ import annotations
@@ -143,6 +144,22 @@ def _is_artifact_play(p: Play) -> bool:
     return p.artifact >= 0 or p.kind not in (PlayKind.MELD, PlayKind.PASS)
 
 
+def menu_group(p: Play) -> int:
+    """0: a natural meld (no wild, no artifact); 1: a meld that spends a wild; 2: a play with an
+    artifact (Rod, Gift, or an artifact with a meld); 3: pass."""
+    if p.kind == PlayKind.PASS:
+        return 3
+    if _is_artifact_play(p):
+        return 2
+    return 1 if p.wild_values else 0
+
+
+def menu_order(plays: Sequence[Play]) -> list[Play]:
+    """The legal plays in menu order: by :func:`menu_group`, the engine's order within a group; so
+    typing 1 never spends a wild or an artifact while a natural play exists."""
+    return sorted(plays, key=menu_group)  # sorted() is stable
+
+
 #: Views of the menu: key -> (title, predicate). Keys are the commands that show them.
 VIEWS: dict[str, tuple[str, Callable[[Play], bool]]] = {
     "l": ("all legal plays", lambda p: True),
@@ -159,6 +176,9 @@ MENU_HELP = [
     "  a plays with an artifact   c plays without an artifact",
     "  f WORDS  plays whose text contains all WORDS (e.g. 'f plum 7', 'f run of 4')",
     "  n / b next / previous page   p pass (when allowed)   h this help   q quit (saves with --save)",
+    "Order: natural plays first, then plays that spend a wild, then plays with an artifact.",
+    "'X (unused)': artifact X is discarded with the meld without its effect (rules section 6),",
+    "  e.g. to get rid of it; 'wild as 7': a wild card counts as a 7.",
 ]
 
 
@@ -181,7 +201,8 @@ class PlayMenu:
     """A numbered list of legal plays with views by meld type, a text filter and pages.
 
     Args:
-        plays: the legal plays, in the engine's order; play ``i`` has number ``i + 1`` in every view.
+        plays: the legal plays (any order); they are listed in :func:`menu_order`, and the play at
+            position ``i`` of that order (``self.plays[i]``) has number ``i + 1`` in every view.
         page_size: plays per page (>= 1).
 
     Raises:
@@ -193,7 +214,7 @@ class PlayMenu:
             raise ValueError("PlayMenu needs at least one legal play, got none")
         if page_size < 1:
             raise ValueError(f"page_size={page_size!r} must be >= 1")
-        self.plays = list(plays)
+        self.plays = menu_order(plays)
         self.page_size = page_size
         self.texts = [p.describe() for p in self.plays]
         self.view = "l" if len(self.plays) <= page_size else "c"
@@ -268,5 +289,6 @@ def describe_move(seat: int, play: Play, names: Sequence[str] | None = None) -> 
 
 __all__ = [
     "MENU_HELP", "MenuReply", "PlayMenu", "VIEWS", "describe_move", "format_deal", "format_game_end",
-    "format_hand", "format_round_end", "format_seats", "format_state", "format_trick", "seat_name",
+    "format_hand", "format_round_end", "format_seats", "format_state", "format_trick", "menu_group",
+    "menu_order", "seat_name",
 ]
