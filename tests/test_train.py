@@ -21,7 +21,7 @@ def tiny_run(tmp_path_factory):
     from seers_env.cli import app
 
     out = tmp_path_factory.mktemp("runs")
-    args = ["train", "--steps", "256", "--players", "4", "--rounds", "1", "--envs", "2", "--net", "32",
+    args = ["train", "--algo", "maskable-ppo", "--steps", "256", "--players", "4", "--rounds", "1", "--envs", "2", "--net", "32",
             "--opponents", "random:1,greedy:1,self:1", "--eval-every", "0", "--final-games", "1",
             "--checkpoint-every", "128", "--snapshot-every", "128", "--workers", "1", "--no-progress",
             "--n-steps", "64", "--batch-size", "64", "--epochs", "1",
@@ -294,3 +294,34 @@ def test_progress_lines_when_not_a_terminal(tmp_path):
     # the speed of the lines and of the summary say what they count
     assert sum("per second of training, PPO updates included, evaluations excluded" in x for x in lines) == 1
     assert any("steps/s of training: PPO updates included, evaluations excluded" in x for x in lines)
+
+
+def test_run_folder_is_lean_and_listed(tiny_run):
+    """Snapshots and the final model are policy-only; checkpoints keep the optimizer; seers runs lists it."""
+    import zipfile
+
+    from train.policy import load_model
+    from train.runs import list_runs
+
+    run_dir, _ = tiny_run
+
+    def optimizer_bytes(path):
+        with zipfile.ZipFile(path) as zf:
+            return zf.getinfo("policy.optimizer.pth").file_size
+
+    snap = list_snapshots(run_dir / "snapshots")[-1]
+    ckpt = list_checkpoints(run_dir)[-1]
+    assert optimizer_bytes(snap) * 3 < optimizer_bytes(ckpt)  # no Adam moments in the snapshot
+    assert optimizer_bytes(run_dir / "model.zip") * 3 < optimizer_bytes(ckpt)
+    assert load_model(snap).policy is not None  # still loads as a MaskablePPO model
+    runs = list_runs(run_dir.parent)
+    (info,) = [r for r in runs if r["name"] == "tiny"]
+    assert info["steps"] >= 256 and info["finished"] and info["size"] > info["sizes"]["checkpoints"] > 0
+    (row,) = info["evaluation"]
+    assert row["agent"].startswith("ppo:") and row["vs"] == "heuristic" and row["verdict"] in (
+        "better", "worse", "tie")
+    from seers_env.cli import app
+
+    out = CliRunner().invoke(app, ["runs", "--out", str(run_dir.parent)], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    assert "| tiny" in out.output and max(len(x) for x in out.output.splitlines()) <= 80

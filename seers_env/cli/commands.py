@@ -42,6 +42,7 @@ COMMAND_MODULES = (
     "train.cli",
     "seers_env.cli.play_cli",
     "seers_web.cli",
+    "seers_env.cli.runs",
 )
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,96 @@
+"""``seers runs``: the training runs in a folder, with their final evaluation and disk use."""
+
+from __future__ import annotations
+
+import typer
+
+
+def runs_cells(runs: list[dict], wide: bool = False) -> dict:
+    """Table cells (the form of :func:`agents.tournament.table_cells`) for :func:`train.runs.list_runs`."""
+    from train.runs import PARTS, format_size
+
+    headers = ["run", "steps", "size", "vs", "ppo - vs ±95%"]
+    if wide:
+        headers = ["run", "players", "steps", "size", *PARTS, "models", "deals", "ppo score", "win%", "vs",
+                   "ppo - vs ±95%"]
+    rows = []
+    for r in runs:
+        evals = r["evaluation"] or [None]
+        for k, e in enumerate(evals):
+            name = r["name"] if k == 0 else ""
+            steps = "?" if r["steps"] is None else f"{r['steps']:,}"
+            if not r["finished"]:
+                steps += " (unfinished)" if k == 0 else ""
+            if e is None:
+                score = diff = vs = deals = win = "-"
+            else:
+                ci = e["score_ci"]
+                score = f"{e['mean_score']:+.2f} " + ("±n/a" if ci is None else f"±{(ci[1] - ci[0]) / 2:.2f}")
+                deals, win, vs = str(e["deals"]), f"{100 * e['win_rate']:.0f}", e["vs"] or "-"
+                if e["diff"] is None:
+                    diff = "-"
+                elif e["diff_ci"] is None:
+                    diff = f"{e['diff']:+.2f} ±n/a tie"
+                else:
+                    h = (e["diff_ci"][1] - e["diff_ci"][0]) / 2
+                    diff = f"{e['diff']:+.2f} ±{h:.2f} {e['verdict']}"
+            size = format_size(r["size"]) if k == 0 else ""
+            if wide:
+                parts = [format_size(r["sizes"][p]) if k == 0 else "" for p in (*PARTS, "models")]
+                rows.append([name, str(r["players"]), steps, size, *parts, deals, score, win, vs, diff])
+            else:
+                rows.append([name, steps, size, vs, diff])
+    caption = ["ppo - vs: in the final evaluation (eval.json, one row per table), the learned agent's paired "
+               "per-deal score difference from the baseline vs (the heuristic when seated) ± half-width of its "
+               "95% t interval; 'tie' when the interval holds 0",
+               "size: disk use of the run folder (train/trainer.py's docstring breaks it down)"]
+    if wide:
+        caption.insert(1, "ppo score: its mean game score ± 95% half-width; win%: its win rate")
+    else:
+        caption.append("--wide: scores, win rates and disk use by part")
+    total = sum(r["size"] for r in runs)
+    return {"title": f"{len(runs)} runs, {format_size(total)} in all", "headers": headers, "rows": rows,
+            "legend": [], "caption": caption}
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add ``seers runs`` to ``app``."""
+
+    @app.command("runs")
+    def runs_cmd(
+        out: str = typer.Option("runs", help="Folder that holds the run folders (seers train --out)."),
+        wide: bool = typer.Option(False, "--wide", help="Also players, deals, win rate and disk use by part."),
+        json_: bool = typer.Option(False, "--json", help="Print the runs as JSON (plain data) instead."),
+    ) -> None:
+        """List training runs: steps, the final evaluation (with the paired difference from the heuristic)
+        and disk use."""
+        import json
+
+        from agents.tournament import markdown_table
+        from seers_env.progress import is_terminal
+        from train.runs import list_runs
+
+        try:
+            runs = list_runs(out)
+        except FileNotFoundError as err:
+            raise typer.BadParameter(str(err), param_hint="--out") from None
+        if json_:
+            typer.echo(json.dumps(runs, indent=1))
+            return
+        if not runs:
+            typer.echo(f"no runs in {out!r} (a run folder holds a config.json)")
+            return
+        cells = runs_cells(runs, wide)
+        if is_terminal():
+            from rich.console import Console
+            from rich.table import Table
+
+            t = Table(title=cells["title"], caption="\n".join(cells["caption"]), caption_justify="left")
+            for i, h in enumerate(cells["headers"]):
+                t.add_column(h, justify="left" if i == 0 else "right", no_wrap=True,
+                             min_width=max(len(h), *(len(r[i]) for r in cells["rows"])))
+            for row in cells["rows"]:
+                t.add_row(*row)
+            Console().print(t)
+        else:
+            typer.echo(markdown_table(cells))

@@ -1,0 +1,119 @@
+"""What is in a folder of training runs: ``seers runs`` (steps, final evaluation, disk use per run).
+
+Reads only the JSON files a run writes (``config.json``, ``summary.json``, ``eval.json``) and file sizes;
+imports neither torch nor stable-baselines3, so listing is instant.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+#: Parts of a run folder whose disk use is reported separately.
+PARTS = ("checkpoints", "snapshots", "tb", "evals")
+
+
+def folder_size(path: str | os.PathLike) -> int:
+    """Bytes of all files under ``path`` (symbolic links not followed); 0 for a missing path."""
+    p = Path(path)
+    if p.is_file():
+        return p.stat().st_size
+    total = 0
+    for root, _, files in os.walk(p):
+        for name in files:
+            f = os.path.join(root, name)
+            if not os.path.islink(f):
+                total += os.path.getsize(f)
+    return total
+
+
+def _learned_results(eval_data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``[(table label, tournament dict)]`` from ``eval.json`` (one tournament, or label -> tournament)."""
+    if "format" in eval_data:
+        return [("all", eval_data)]
+    return [(k, v) for k, v in eval_data.items() if isinstance(v, dict) and "format" in v]
+
+
+def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
+    """One run's summary as plain data.
+
+    Returns:
+        ``{"name", "path", "players", "steps" (trained so far; None if unknown), "finished" (summary.json
+        exists), "size" (bytes), "sizes" ({part: bytes} for :data:`PARTS` and "models"), "evaluation"}``
+        where ``evaluation`` is ``None`` without ``eval.json``, else a list of ``{"table", "agent", "deals",
+        "mean_score", "score_ci" (None: one deal), "win_rate", "vs": baseline or None, "diff", "diff_ci", "verdict"}`` for
+        the learned (``ppo:``) agent in each table, with the paired difference from the heuristic (else the
+        first other baseline) of :func:`agents.tournament.paired_differences`.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` has no ``config.json`` (not a run folder).
+    """
+    from agents.tournament import paired_differences
+
+    run = Path(run_dir)
+    cfg_path = run / "config.json"
+    if not cfg_path.is_file():
+        raise FileNotFoundError(f"{str(run)!r} is not a run folder: no config.json")
+    config = json.loads(cfg_path.read_text()).get("config", {})
+    summary_path = run / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    steps = summary.get("timesteps")
+    if steps is None:  # unfinished: the newest checkpoint's step count
+        ckpts = [int(p.stem.split("_", 1)[1]) for p in (run / "checkpoints").glob("ckpt_*.zip")
+                 if p.stem.split("_", 1)[1].isdigit()] if (run / "checkpoints").is_dir() else []
+        steps = max(ckpts) if ckpts else None
+    sizes = {part: folder_size(run / part) for part in PARTS}
+    sizes["models"] = sum(p.stat().st_size for p in run.glob("*.zip"))
+    info: dict[str, Any] = {"name": run.name, "path": str(run), "players": config.get("n_players"),
+                            "steps": steps, "finished": summary_path.is_file(), "size": folder_size(run),
+                            "sizes": sizes, "evaluation": None}
+    eval_path = run / "eval.json"
+    if eval_path.is_file():
+        rows = []
+        for table, data in _learned_results(json.loads(eval_path.read_text())):
+            for label, stats in data.get("agents", {}).items():
+                if not label.startswith("ppo:"):
+                    continue
+                others = [x for x in data["labels"] if not x.startswith("ppo:")]
+                base = next((b for b in ("heuristic", "greedy", "random") if b in others),
+                            others[0] if others else None)
+                row = {"table": table, "agent": label, "deals": data.get("deals"),
+                       "mean_score": stats["mean_score"], "score_ci": None if stats["score_ci"] is None else list(stats["score_ci"]),
+                       "win_rate": stats["win_rate"], "vs": base, "diff": None, "diff_ci": None,
+                       "verdict": None}
+                if base is not None:
+                    p = paired_differences(data, base)["agents"][label]
+                    row.update(diff=p["mean_diff"], diff_ci=p["ci"], verdict=p["verdict"])
+                rows.append(row)
+        info["evaluation"] = rows
+    return info
+
+
+def list_runs(out: str | os.PathLike = "runs") -> list[dict[str, Any]]:
+    """:func:`run_info` of every run folder (a folder with ``config.json``) directly under ``out``,
+    oldest first (by the time ``config.json`` was written).
+
+    Raises:
+        FileNotFoundError: ``out`` is not a folder.
+    """
+    root = Path(out)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no runs folder at {str(root)!r}; seers train writes runs under --out "
+                                f"(default 'runs')")
+    runs = [d for d in root.iterdir() if (d / "config.json").is_file()]
+    runs.sort(key=lambda d: ((d / "config.json").stat().st_mtime, d.name))
+    return [run_info(d) for d in runs]
+
+
+def format_size(n: int) -> str:
+    """``"9.5 MB"``, ``"160 MB"``, ``"1.2 GB"`` (powers of 1000, as ``du --si``)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            v = n / scale
+            return f"{v:.1f} {unit}" if v < 10 else f"{v:.0f} {unit}"
+    return f"{n} B"
+
+
+__all__ = ["PARTS", "folder_size", "format_size", "list_runs", "run_info"]
