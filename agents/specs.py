@@ -10,7 +10,8 @@ from .base import Agent, RandomAgent
 
 #: Spec forms accepted by :func:`make_agent`.
 VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>", "ismcts:<seconds>s",
-               "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>")
+               "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>",
+               "rllib:<checkpoint dir>")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -20,7 +21,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         spec: one of :data:`VALID_SPECS`, e.g. ``"ismcts:200"`` (200 iterations per move) or
             ``"ismcts:0.1s"`` (0.1 s per move). ``"ppo:<path>"`` imports ``train.ppo_agent`` (and torch)
             only when asked for; ``"learned"`` is the play-scoring model shipped with the package and
-            ``"learned:<path>"`` one written by ``seers train`` (:class:`train.scoring_policy.LearnedAgent`).
+            ``"learned:<path>"`` one written by ``seers train`` (:class:`train.scoring_policy.LearnedAgent`);
+            ``"rllib:<checkpoint dir>"`` the policy of a ``seers train --algo rllib`` checkpoint (or run
+            folder), imported with ``ray`` only when asked for (:func:`train.rllib_agent.rllib_agent`).
         seed: seed of the agent's generator.
 
     Returns:
@@ -59,6 +62,14 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         from train.scoring_policy import LearnedAgent, shipped_model_path  # lazy: torch only when asked for
 
         agent = LearnedAgent(arg or shipped_model_path(), seed=seed)
+    elif name == "rllib" and arg:
+        from train.rllib_agent import rllib_agent  # lazy: torch, and ray only when asked for
+
+        try:
+            agent = rllib_agent(arg, seed=seed)
+        except ImportError as err:
+            raise ValueError(f"agent spec {spec!r} needs Ray RLlib ({err}); install it with "
+                             f"pip install -e '.[distributed]'") from None
     elif name == "ppo" and arg:
         from train.ppo_agent import PPOAgent  # lazy: torch only when asked for
 

@@ -11,7 +11,7 @@ from .trainer import DEFAULT_EVAL_SPECS, TrainConfig
 
 _DEFAULTS = TrainConfig()
 _SELFPLAY = SelfPlayConfig()
-ALGOS = ("selfplay", "maskable-ppo")
+ALGOS = ("selfplay", "maskable-ppo", "rllib")
 
 
 def _net(text: str) -> tuple[int, ...]:
@@ -29,7 +29,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def train(
         algo: str = typer.Option("selfplay", help="selfplay: the play-scoring policy trained by all-seat "
                                  "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
-                                 "over the action catalogue against a league (train/trainer.py)."),
+                                 "over the action catalogue against a league (train/trainer.py); rllib: the "
+                                 "play-scoring policy on Ray RLlib, one machine or a cluster "
+                                 "(train/rllib_train.py; pip install -e '.[distributed]')."),
         players: int = typer.Option(_DEFAULTS.n_players, help="Players at the table, 2..5."),
         minutes: float = typer.Option(_SELFPLAY.minutes, help="selfplay: Wall-clock budget of the PPO "
                                       "phase, in minutes (the warm start and the evaluation come on top)."),
@@ -92,6 +94,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         resume: str = typer.Option(None, help="Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
         progress: bool = typer.Option(True, help="Show progress bars."),
+        num_env_runners: int = typer.Option(1, help="rllib: Sampling processes (0: in the driver)."),
+        envs_per_runner: int = typer.Option(4, help="rllib: Environments per env runner."),
+        address: str = typer.Option(None, help="rllib: Join a Ray cluster: auto (started with ray start "
+                                    "on this machine) or ray://host:port (default: embedded Ray)."),
+        iterations: int = typer.Option(0, help="rllib: Stop after this many training iterations (0: "
+                                       "--minutes / --decisions decide)."),
+        rllib_algo: str = typer.Option("ppo", help="rllib: ppo or impala."),
+        train_batch: int = typer.Option(2000, help="rllib: Env steps per training iteration."),
+        opponent: str = typer.Option("", help="rllib: Frozen opponent model for --opponent-seats: learned, "
+                                     "learned:<model.pt> or rllib:<checkpoint>."),
+        opponent_seats: float = typer.Option(0.0, help="rllib: Fraction of seats mapped to --opponent."),
         force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
                                    "already (e.g. a failed run); deletes its contents."),
     ) -> None:
@@ -110,6 +123,18 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if algo not in ALGOS:
             raise typer.BadParameter(f"--algo {algo!r} is not one of {', '.join(ALGOS)}")
         teacher = teacher or imitation_teacher
+        if algo == "rllib":
+            from .rllib_cli import train_rllib_cli
+
+            train_rllib_cli(
+                players=players, rounds=rounds, artifacts=artifacts, seed=seed, minutes=minutes,
+                env_steps=decisions, iterations=iterations, algo=rllib_algo, num_env_runners=num_env_runners,
+                envs_per_runner=envs_per_runner, address=address, train_batch=train_batch,
+                minibatch=minibatch, epochs=epochs, lr=learning_rate, clip=clip, ent_coef=ent_coef,
+                hidden=hidden, baseline=baseline, baseline_seats=baseline_seats, opponent=opponent,
+                opponent_seats=opponent_seats, out=out, name=name, force=force, final_games=final_games,
+                eval_agents=eval_agents, workers=workers)
+            return
         if algo == "selfplay":
             _train_selfplay(
                 players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,

@@ -1,0 +1,180 @@
+"""Ray RLlib training (optional extra ``distributed``): the multi-agent environment's rewards and masks,
+the RLModule's masking, and a tiny end-to-end run whose checkpoint plays as an ``rllib:`` agent."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+torch = pytest.importorskip("torch")
+
+from ray.rllib.core.columns import Columns  # noqa: E402
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
+
+from seers_env.game import Game, GameConfig  # noqa: E402
+from seers_env.plays import PlayKind  # noqa: E402
+from train.rllib_env import SeersMultiAgentEnv, seat_of  # noqa: E402
+from train.rllib_module import PlayScoringRLModule, module_model_config  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    """Single-observation forward passes: one thread avoids thread contention on a loaded machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def _module(env: SeersMultiAgentEnv) -> PlayScoringRLModule:
+    aid = env.possible_agents[0]
+    torch.manual_seed(0)
+    return PlayScoringRLModule(observation_space=env.observation_spaces[aid], action_space=env.action_spaces[aid],
+                               model_config=module_model_config(env.game_config.n_players,
+                                                                env.game_config.artifact_deck, 32, 16))
+
+
+def _sample(module: PlayScoringRLModule, obs: dict) -> int:
+    batch = {Columns.OBS: {k: torch.from_numpy(v[None]) for k, v in obs.items()}}
+    with torch.no_grad():
+        logits = module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS]
+    dist = module.get_exploration_action_dist_cls().from_logits(logits)
+    return int(dist.sample()[0])
+
+
+@pytest.mark.parametrize("config", [
+    {"n_players": 4, "n_rounds": 3, "seed": 1},
+    {"n_players": 3, "n_rounds": 2, "seed": 2, "baseline": "greedy", "baseline_seats": 0.4},
+    {"n_players": 5, "n_rounds": 2, "seed": 3, "frozen_seats": 0.5, "max_plays": 6},
+    {"n_players": 2, "n_rounds": 2, "seed": 4, "artifact_deck": []},
+])
+def test_rewards_through_rllib_episode_add_up_to_game_totals(config):
+    """Round rewards arrive on other seats' steps ("hanging" rewards); RLlib's own MultiAgentEpisode must
+    still credit each seat with exactly (its game total - mean of the others' totals) / reward_scale."""
+    env = SeersMultiAgentEnv(config)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        obs, infos = env.reset()
+        episode = MultiAgentEpisode(observation_space=env.observation_spaces, action_space=env.action_spaces)
+        episode.add_env_reset(observations=obs, infos=infos)
+        raw = {}
+        done = False
+        while not done:
+            (aid, o), = obs.items()
+            action = {aid: int(rng.choice(np.flatnonzero(o["action_mask"])))}
+            obs, rew, term, trunc, infos = env.step(action)
+            for k, v in rew.items():
+                raw[k] = raw.get(k, 0.0) + v
+            episode.add_env_step(obs, action, rew, infos, terminateds=term, truncateds=trunc)
+            done = term["__all__"]
+        totals = env.game.totals
+        n = len(totals)
+        assert env.game.game_over and episode.is_done
+        learners = {aid for aid in episode.agent_episodes}
+        assert learners, "some seat had a choice"
+        for aid in learners:
+            s = seat_of(aid)
+            want = (totals[s] - (sum(totals) - totals[s]) / (n - 1)) / env.reward_scale
+            assert episode.agent_episodes[aid].get_return() == pytest.approx(want, abs=1e-9)
+            assert raw[aid] == pytest.approx(want, abs=1e-9)
+            assert episode.agent_episodes[aid].get_infos(-1)["score"] == totals[s]
+        assert not any(episode._hanging_rewards_begin.values())
+        for s in env._baselines:
+            assert all(seat_of(aid) != s for aid in learners)
+
+
+def test_masks_respected_in_1000_sampled_steps_and_offered_plays_are_legal():
+    """The module samples only offered rows; with K=8, decisions with more legal plays offer 8 legal
+    ones (the pass among them when it is legal)."""
+    env = SeersMultiAgentEnv({"n_players": 4, "n_rounds": 1, "seed": 5, "max_plays": 8})
+    module = _module(env)
+    obs, _ = env.reset()
+    truncated = 0
+    for _ in range(1000):
+        (aid, o), = obs.items()
+        legal = env.game.legal_plays()
+        offered = env.offered_plays()
+        assert o["action_mask"].sum() == len(offered) == min(len(legal), 8)
+        assert all(env.game.is_legal(p) for p in offered)
+        if len(legal) > 8:
+            truncated += 1
+            if any(p.kind == PlayKind.PASS for p in legal):
+                assert any(p.kind == PlayKind.PASS for p in offered)
+        a = _sample(module, o)
+        assert o["action_mask"][a] == 1.0, f"sampled masked row {a}"
+        obs, _, term, _, _ = env.step({aid: a})
+        if term["__all__"]:
+            obs, _ = env.reset()
+    assert truncated > 0
+
+
+def test_bad_actions_are_refused_and_leave_the_game_unchanged():
+    env = SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": 6})
+    obs, _ = env.reset()
+    (aid, o), = obs.items()
+    before = env.game.to_dict()
+    n = int(o["action_mask"].sum())
+    with pytest.raises(ValueError, match="not an offered play"):
+        env.step({aid: n})
+    with pytest.raises(ValueError, match="no action for the acting agent"):
+        env.step({"seat_99": 0})
+    assert env.game.to_dict() == before
+    with pytest.raises(ValueError, match="max_plays"):
+        SeersMultiAgentEnv({"max_plays": 1})
+    with pytest.raises(ValueError, match="baseline"):
+        SeersMultiAgentEnv({"baseline_seats": 0.5})
+
+
+def test_tiny_rllib_run_end_to_end(tmp_path):
+    """A few PPO iterations with one env runner, an in-environment baseline and a frozen opponent
+    through the policy mapping; the checkpoint plays legal plays as an rllib: agent and in seers eval."""
+    import ray
+
+    from agents.specs import make_agent
+    from agents.tournament import run_tournament
+    from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+    from seers_env.view import SeatView
+    from train.rllib_train import RLlibConfig, run_rllib
+    from train.scoring_policy import NetConfig, PlayScoringNet, model_config, save_policy
+
+    frozen = tmp_path / "frozen.pt"
+    save_policy(PlayScoringNet(NetConfig(hidden=32, embed=16)), model_config(4, DEFAULT_ARTIFACT_DECK), frozen)
+    cfg = RLlibConfig(n_players=4, n_rounds=1, iterations=2, minutes=0, num_env_runners=1, envs_per_runner=2,
+                      train_batch=256, minibatch=128, epochs=1, hidden=32, embed=16, baseline="random",
+                      baseline_seats=0.25, opponent=f"learned:{frozen}", opponent_seats=0.3, seed=3)
+    lines: list[str] = []
+    try:
+        result = run_rllib(cfg, out=str(tmp_path), name="tiny", echo=lines.append)
+    finally:
+        ray.shutdown()
+    assert sum(line.startswith("iter ") for line in lines) == 2
+    progress = [json.loads(x) for x in (result.run_dir / "progress.jsonl").read_text().splitlines()]
+    assert [p["iteration"] for p in progress] == [1, 2]
+    assert progress[-1]["env_steps"] >= 2 * 256 * 0.9
+    assert "policy_loss" in progress[-1]["learner"]
+    assert any((result.run_dir / "tb").iterdir())
+    assert (result.checkpoint / "rllib_checkpoint.json").is_file()
+    summary = json.loads((result.run_dir / "summary.json").read_text())
+    assert summary["iterations"] == 2
+
+    agent = make_agent(f"rllib:{result.checkpoint}", seed=1)
+    also = make_agent(f"rllib:{result.run_dir}", seed=1)  # the run folder works too
+    assert agent.net is also.net
+    for g in range(2):
+        game = Game(GameConfig(n_players=4, n_rounds=1), seed=g)
+        while not game.game_over:
+            play = agent.act(SeatView(game, game.current))
+            assert game.is_legal(play)
+            game.apply(play)
+    exported = make_agent(f"learned:{result.model_path}")
+    view = SeatView(Game(GameConfig(n_players=4, n_rounds=1), seed=9), 0)
+    view = SeatView(view._game, view._game.current)
+    assert exported.act(view) == agent.act(view)
+    tour = run_tournament([f"rllib:{result.checkpoint}", "random", "random", "random"], games=1, seed=0,
+                          workers=1, n_rounds=1, progress=False)
+    assert tour.deals == 1
+    with pytest.raises(FileNotFoundError, match="no RLlib checkpoint"):
+        make_agent(f"rllib:{tmp_path / 'nowhere'}")
