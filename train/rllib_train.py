@@ -58,7 +58,8 @@ class RLlibConfig:
             of that kind; at least one must be set).
         num_env_runners: sampling processes (0: sample in the driver); envs_per_runner: environments
             per runner, stepped together (one batched forward pass).
-        address: ``None`` (embedded Ray), ``"auto"`` or ``"ray://host:port"``.
+        address: ``None`` (embedded Ray), ``"auto"``, ``"ray://host:port"`` (Ray Client) or the head
+            node's ``"host:port"``.
         train_batch: env steps per training iteration; minibatch: steps per SGD step; epochs: passes.
         lr, gamma, lambda_, entropy, clip, vf_coef: PPO / IMPALA hyperparameters.
         hidden, embed: network sizes; max_plays: ``K`` (:mod:`train.rllib_env`); reward_scale: points
@@ -128,8 +129,10 @@ class RLlibConfig:
         if self.opponent_seats > 0 and not self.opponent:
             raise ValueError("opponent_seats > 0 needs an opponent model spec: learned, learned:<model.pt> "
                              "or rllib:<checkpoint>")
-        if self.address is not None and self.address != "auto" and not self.address.startswith("ray://"):
-            raise ValueError(f"address={self.address!r}: use 'auto' or 'ray://host:port' (or none: embedded)")
+        if self.address is not None and self.address != "auto" and not self.address.startswith("ray://") \
+                and not self.address.rpartition(":")[2].isdigit():
+            raise ValueError(f"address={self.address!r}: use 'auto', 'ray://host:port' or a head node's "
+                             f"'host:port' (or none: embedded Ray)")
 
     def env_config(self) -> dict[str, Any]:
         """The ``env_config`` of :class:`~train.rllib_env.SeersMultiAgentEnv`."""
@@ -258,6 +261,27 @@ def init_ray(address: str | None, num_env_runners: int) -> dict[str, Any]:
     return ray.cluster_resources()
 
 
+def runner_node_ids(algo) -> list[str]:
+    """Node id of each remote env runner (``[]`` when sampling happens in the driver)."""
+    import ray
+
+    if not getattr(algo, "env_runner_group", None) or algo.env_runner_group.num_remote_env_runners() == 0:
+        return []
+    return list(algo.env_runner_group.foreach_env_runner(lambda er: ray.get_runtime_context().get_node_id(),
+                                                         local_env_runner=False))
+
+
+def _short(node_id: str) -> str:
+    return f"node {node_id[:8]}"
+
+
+def _count(node_ids: list[str]) -> str:
+    if not node_ids:
+        return "the driver"
+    counts = {n: node_ids.count(n) for n in dict.fromkeys(node_ids)}
+    return ", ".join(f"{_short(n)} x{c}" for n, c in counts.items())
+
+
 def _scalars(prefix: str, d: Any, out: dict[str, float]) -> None:
     if isinstance(d, dict):
         for k, v in d.items():
@@ -339,9 +363,13 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
     resources = init_ray(cfg.address, cfg.num_env_runners)
     algo = build_config(cfg).build_algo()
     setup_s = time.perf_counter() - t_init
+    runner_nodes = runner_node_ids(algo)
+    learner_node = ray.get_runtime_context().get_node_id()
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
     echo(f"rllib {cfg.algo}: Ray {ray.__version__} ({'embedded' if cfg.address is None else cfg.address}, "
-         f"{resources.get('CPU', 0):g} CPUs, {len(ray.nodes())} node(s)), {cfg.num_env_runners} env runner(s) x "
-         f"{cfg.envs_per_runner} envs; set up in {setup_s:.0f} s")
+         f"{resources.get('CPU', 0):g} CPUs, {len(nodes)} node(s)), {cfg.num_env_runners} env runner(s) x "
+         f"{cfg.envs_per_runner} envs on {_count(runner_nodes)}; learner on {_short(learner_node)}; "
+         f"set up in {setup_s:.0f} s")
     writer = None
     try:
         from torch.utils.tensorboard import SummaryWriter
@@ -405,7 +433,8 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
     summary = {"iterations": it, "env_steps": steps, "train_seconds": train_s, "setup_seconds": setup_s,
                "env_steps_per_s": steps / train_s if train_s > 0 else 0.0, "last": last,
                "checkpoint": str(checkpoint), "model": str(model_path), "ray_version": ray.__version__,
-               "cluster_cpus": resources.get("CPU", 0)}
+               "cluster_cpus": resources.get("CPU", 0), "cluster_nodes": len(nodes), "runner_nodes": runner_nodes,
+               "learner_node": learner_node}
     res = RLlibRunResult(run_dir, checkpoint, model_path, summary=summary)
     if final_games:
         from agents.tournament import paired_differences, run_tournament
@@ -431,4 +460,4 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
 
 
 __all__ = ["FROZEN_MODULE", "RLLIB_ALGOS", "RLlibConfig", "RLlibRunResult", "SeatMapping", "build_config",
-           "export_model", "init_ray", "run_rllib"]
+           "export_model", "init_ray", "run_rllib", "runner_node_ids"]
