@@ -209,6 +209,11 @@ def test_watch_pause_step_and_hands(server, page):
     page.uncheck("#show-hands")
     page.wait_for_function("() => Object.keys(window.__seers.state.hands).length === 0")
     assert page.locator("#seats .seat .card").count() == 0
+    # an unknown game id in the address: a clear message on the page
+    page.goto(f"{server}/#/game/nosuchgame")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "no game with id 'nosuchgame'" in page.inner_text("#error")
+    assert page.locator("#setup-watch").is_visible() and not page.locator("#board").is_visible()
 
 
 def test_replay_saved_file(server, page, tmp_path):
@@ -230,6 +235,10 @@ def test_replay_saved_file(server, page, tmp_path):
         page.click("#rp-next")
         page.wait_for_function(f"() => window.__seers.state.step === {k}")
     page.click("#rp-prev")
+    page.wait_for_function("() => window.__seers.state.step === 2")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => window.__seers.state.step === 3")
+    page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => window.__seers.state.step === 2")
     mid = Game.replay(game.log(), upto=2)
     assert state(page)["hand_sizes"] == mid.hand_sizes()

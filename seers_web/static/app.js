@@ -352,7 +352,7 @@ function renderActions(st) {
   for (const p of bigger.slice(0, 8)) {
     sugg.append(el("button", { class: "suggest", text: p.text, onclick: () => selectCards(p.cards) }));
   }
-  if (bigger.length > 8) sugg.append(el("span", { text: `and ${bigger.length - 8} more` }));
+  if (bigger.length > 8) sugg.append(el("span", { class: "more", text: `(${bigger.length} such plays in all)` }));
 }
 
 function selectCards(ids) {
@@ -526,9 +526,8 @@ async function init() {
   $("#play-seat").addEventListener("change", () => agentInputs("play"));
   $("#show-hands").checked = true;
   for (const b of document.querySelectorAll(".tab")) {
-    b.addEventListener("click", () => {
-      if (ui.state && ui.state.mode !== b.dataset.view) { stopTimers(); ui.state = null; location.hash = ""; }
-      else if (ui.state && ui.state.mode === b.dataset.view) { stopTimers(); ui.state = null; location.hash = ""; }
+    b.addEventListener("click", () => {  // a tab shows its form; open games stay in the Games menu
+      if (ui.state) { stopTimers(); ui.state = null; ui.id = null; location.hash = ""; }
       setView(b.dataset.view);
     });
   }
@@ -567,17 +566,24 @@ async function init() {
     ui.state = null; ui.id = null; location.hash = "";
     setView(view); refreshGames();
   }));
-  window.addEventListener("hashchange", () => {
-    const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
-    if (m && m[1] !== ui.id) guarded(() => loadGame(m[1]));
+  document.addEventListener("keydown", (ev) => {  // replay: arrow keys step, Home/End jump
+    const st = ui.state;
+    if (!st || st.mode !== "replay" || ev.target.closest("input, select, textarea")) return;
+    const to = { ArrowLeft: st.step - 1, ArrowRight: st.step + 1, Home: 0, End: st.steps }[ev.key];
+    if (to !== undefined) { ev.preventDefault(); seek(to); }
   });
-  const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
-  if (m) {
-    await guarded(() => loadGame(m[1]));
-    if (!ui.state) setView("play");
-  } else {
-    setView("play");
-  }
+  const fromHash = async () => {  // #/game/<id>: open that game, or say why not and show a form
+    const m = location.hash.match(/^#\/game\/([A-Za-z0-9_-]+)$/);
+    if (!m || m[1] === ui.id) return;
+    try { showError(""); await loadGame(m[1]); } catch (err) {
+      stopTimers(); ui.state = null; ui.id = null;
+      showError(err.message);
+      setView(ui.view);
+    }
+  };
+  window.addEventListener("hashchange", fromHash);
+  setView("play");
+  await fromHash();
   refreshGames();
 }
 
