@@ -92,7 +92,7 @@ def create_app(limits: Limits | None = None, seed: int | None = None) -> FastAPI
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
-        return store.list()
+        return store.summaries()
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> JSONResponse:

@@ -329,7 +329,7 @@ class SessionStore:
         with self._lock:
             self._sessions.pop(sid, None)
 
-    def list(self) -> list[dict[str, Any]]:
+    def summaries(self) -> list[dict[str, Any]]:
         """Summary of every live session, newest first."""
         self.sweep()
         with self._lock:
