@@ -34,7 +34,8 @@ from seers_env.view import SeatView
 
 
 class WebError(Exception):
-    """A rejected request: ``status`` is the HTTP status (4xx), ``message`` says what was wrong."""
+    """A rejected request: ``status`` is the HTTP status (4xx; 500 when an agent fails), ``message`` says
+    what was wrong."""
 
     status = 400
 
@@ -470,7 +471,8 @@ class SessionStore:
         """Make the next agent's play (``body = {"move": N}`` optional, to refuse a stale request).
 
         Raises:
-            WebError: a replay, the person's turn, game over or stale move number (409).
+            WebError: a replay, the person's turn, game over or stale move number (409); the agent raised
+                or made an illegal play (500, naming the agent; the game is unchanged).
         """
         if session.mode == "replay":
             raise WebError(f"game {session.id} is a replay: use seek to move through it", 409)
@@ -488,8 +490,13 @@ class SessionStore:
             seat = game.current
             if seat == session.human:
                 raise WebError("it is your turn: choose a play", 409)
-            play = session.agents[seat].act(SeatView(game, seat))
-            game.apply(play)
+            agent = session.agents[seat]
+            try:
+                play = agent.act(SeatView(game, seat))
+                game.apply(play)
+            except Exception as err:  # a broken agent: say which, keep the game as it was
+                raise WebError(f"the agent at player_{seat} ({agent.name}) failed: {type(err).__name__}: {err}",
+                               500) from err
 
     def seek(self, session: Session, body: Any) -> None:
         """Show a replay after ``body["step"]`` plays (0..number of plays).

@@ -391,3 +391,14 @@ def test_uploaded_logs_with_too_many_rounds_are_refused(client):
     game = Game(GameConfig(n_players=2, n_rounds=21), seed=1)
     r = client.post("/api/replays", content=json.dumps(game.log()).encode())
     assert r.status_code == 400 and "n_rounds=21" in r.json()["error"]
+
+
+def test_a_failing_agent_is_named_and_the_game_is_unchanged(client):
+    w = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"], "rounds": 1}).json()
+    session = client.app.state.store._sessions[w["id"]]
+    agent = session.agents[session.game.current]
+    agent.act = lambda view: Play(9)  # not a legal play
+    before = snapshot(client, w["id"])
+    r = client.post(f"/api/games/{w['id']}/advance")
+    assert r.status_code == 500 and f"the agent at player_{session.game.current} (random) failed" in r.json()["error"]
+    assert snapshot(client, w["id"]) == before
