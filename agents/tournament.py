@@ -108,13 +108,13 @@ class TournamentResult:
             raise ValueError(f"format {d.get('format')!r} is not 'seers-tournament-1'")
         agents = {}
         for k, v in d["agents"].items():
-            v = dict(v)
+            v = copy.deepcopy(dict(v))  # nothing shared with d (notes)
             for key in ("score_ci", "round_score_ci", "win_ci"):
                 ci = v[key]  # files of older versions wrote an undefined interval as (-inf, inf)
                 v[key] = None if ci is None or not all(math.isfinite(x) for x in ci) else tuple(ci)
             agents[k] = AgentStats(**v)
         return cls(list(d["specs"]), list(d["labels"]), d["n_players"], d["n_rounds"], d["deals"], d["seed"],
-                   agents, list(d["games"]))
+                   agents, copy.deepcopy(list(d["games"])))  # nothing shared with d
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> TournamentResult:

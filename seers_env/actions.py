@@ -238,7 +238,7 @@ class Decision:
     def __init__(self, legal_plays: Sequence[Play], seat: int, n_players: int):
         if not legal_plays:
             raise ValueError("a Decision needs at least one legal play (the game may be over)")
-        self.legal = legal_plays
+        self.legal = list(legal_plays)  # its own list: the caller's may change later
         self.seat = seat
         self.n_players = n_players
         keys = getattr(legal_plays, "keys", None)  # the engine's PlayList: codes from the play keys

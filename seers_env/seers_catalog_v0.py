@@ -52,6 +52,7 @@ nothing changes. In both modes an action that is not an integer raises ``TypeErr
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,12 @@ REWARD_MODES = ("score", "win")
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RENDER_MODES = ("human", "ansi")
 OBS_BOUND = 50.0
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only (``env.infos`` holds these; :meth:`raw_env.last` hands out writable copies)."""
+    a.flags.writeable = False
+    return a
 
 
 class IllegalActionError(ValueError):
@@ -123,14 +130,13 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(n_players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
+        # every agent gets its own space objects (PettingZoo classic convention), so seeding or sampling one
+        # agent's space leaves the others' generators alone
+        self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        })
-        act_space = spaces.Discrete(N_ACTIONS)
-        # spaces built once: every agent gets the same objects
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (STATE_DIM,), np.float32)
         self._rng = np.random.default_rng()
         self.game: Game | None = None
@@ -180,7 +186,7 @@ class raw_env(AECEnv):
             self.infos[prev] = {}
         self._info_agent = agent
         self._mask = self.decision.mask()
-        self.infos[agent] = {"action_mask": self._mask, "stage": self.decision.stage}
+        self.infos[agent] = {"action_mask": _read_only(self._mask.copy()), "stage": self.decision.stage}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent``."""
@@ -195,6 +201,19 @@ class raw_env(AECEnv):
         mask = self._mask if acting else np.zeros(N_ACTIONS, dtype=np.int8)
         self._obs_cache[agent] = {"observation": obs, "action_mask": mask}
         return {"observation": obs.copy(), "action_mask": mask.copy()}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
+        ``agent_selection``.
+
+        Nothing returned aliases the environment's state: the observation arrays are fresh copies, the info
+        is a new dict with copied lists, and its ``action_mask`` is the read-only array of ``infos[agent]``
+        (writing to it raises ``ValueError``; ``mask.copy()`` gives a writable one).
+        """
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        info = {k: v if isinstance(v, np.ndarray) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
         """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,)."""
@@ -245,8 +264,8 @@ class raw_env(AECEnv):
             self.terminations = {x: True for x in self.agents}
             self._obs_cache = {}
             for x in self.agents:
-                self.infos[x] = {"action_mask": np.zeros(N_ACTIONS, dtype=np.int8), "totals": list(g.totals),
-                                 "winners": g.winners()}
+                self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8)),
+                                 "totals": list(g.totals), "winners": g.winners()}
         else:
             self._new_decision()
         self._accumulate_rewards()
@@ -261,7 +280,7 @@ class raw_env(AECEnv):
         self.terminations = {x: True for x in self.agents}
         self._obs_cache = {}
         for x in self.agents:
-            self.infos[x] = {"action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+            self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8))}
         self.infos[agent]["illegal_action"] = action
         self._accumulate_rewards()
 

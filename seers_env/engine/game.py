@@ -15,6 +15,8 @@ dealt automatically: the play that ends a round scores it and deals the next one
 
 from __future__ import annotations
 
+import copy
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -300,9 +302,13 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of the player to act, in :mod:`seers_env.moves`' documented order.
 
-        Returns an empty list once the game is over. The list is cached until the next :meth:`apply`;
-        do not mutate it.
+        Returns an empty list once the game is over. The plays are computed once per position (until the
+        next :meth:`apply`); each call returns a new list, which the caller may change freely.
         """
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Play]:
+        """The cached legal plays themselves (never handed to callers)."""
         if self._legal is None:
             if self.game_over:
                 self._legal = []
@@ -316,12 +322,12 @@ class Game:
     def find_play(self, play: Play) -> Play | None:
         """The legal play with the same identity as ``play`` (rules section 3 [ruling]), or ``None``."""
         if self._by_identity is None:
-            self._by_identity = {p[:8]: p for p in self.legal_plays()}
+            self._by_identity = {p[:8]: p for p in self._legal_list()}
         return self._by_identity.get(tuple(play[:8]))
 
     def _own_play(self, play: Play) -> Play | None:
         """The engine's legal play with ``play``'s identity; fast when ``play`` is one of its objects."""
-        legal = self.legal_plays()
+        legal = self._legal_list()
         try:
             i = legal.index(play)  # C-level scan, identical objects match first
         except ValueError:
@@ -544,7 +550,8 @@ class Game:
         """JSON-serialisable full state (mid-trick included), generator state and event log."""
         d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "config": self.config.to_dict(),
                              "rng_state": self.rng.bit_generator.state,
-                             "initial_rng_state": self.initial_rng_state, "events": list(self.events)}
+                             "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                             "events": copy.deepcopy(self.events)}  # nothing shared with the live game
         for name in _STATE_FIELDS:
             d[name] = getattr(self, name)
         d["trick"] = [[seat, p.to_dict()] for seat, p in self.trick]
@@ -575,8 +582,8 @@ class Game:
         bit_gen = getattr(np.random, state["bit_generator"])()
         bit_gen.state = state
         g.rng = np.random.Generator(bit_gen)
-        g.initial_rng_state = d.get("initial_rng_state", state)
-        g.events = list(d["events"])
+        g.initial_rng_state = copy.deepcopy(d.get("initial_rng_state", state))
+        g.events = copy.deepcopy(list(d["events"]))  # nothing shared with the caller's dict
         for name in _STATE_FIELDS:
             setattr(g, name, d[name])
         g.round_scores = [list(r) for r in d["round_scores"]]
@@ -594,7 +601,7 @@ class Game:
     def log(self) -> dict[str, Any]:
         """The replayable game log: config, initial generator state and every event."""
         return {"format": GAME_FORMAT_VERSION, "config": self.config.to_dict(),
-                "initial_rng_state": self.initial_rng_state, "events": list(self.events)}
+                "initial_rng_state": copy.deepcopy(self.initial_rng_state), "events": copy.deepcopy(self.events)}
 
     @classmethod
     def replay(cls, log: dict[str, Any], upto: int | None = None) -> Game:
