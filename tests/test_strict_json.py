@@ -96,3 +96,39 @@ def test_training_files_are_strict_json(tmp_path):
         _strict(path)
     evaluation = _strict(run_dir / "eval.json")
     assert all(s["score_ci"] is None for s in evaluation["agents"].values())  # one deal: undefined
+
+
+@pytest.mark.parametrize("bench", ["engine", "env"])
+def test_bench_json_is_strict_and_machine_readable(tmp_path, bench):
+    out = tmp_path / f"{bench}.json"
+    result = runner.invoke(app, ["bench", bench, "--seconds", "0.05", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = _strict(out)
+    assert data["format"] == "seers-bench-1" and data["bench"] == bench and data["settings"]["seconds"] == 0.05
+    if bench == "engine":
+        assert [r["players"] for r in data["results"]["throughput"]] == [2, 3, 4, 5]
+        assert all(r["plays_per_s"] > 0 for r in data["results"]["throughput"])
+        assert data["results"]["cold_start_s"] > 0 and data["results"]["cold_start_empty_cache_s"] is None
+    else:
+        assert data["results"]["seers_catalog_v0"]["steps_per_s"] > 0
+
+
+def test_bench_train_json(tmp_path, monkeypatch):
+    """The training bench's JSON side (the timed training itself is replaced by a stand-in)."""
+    import train.bench
+
+    calls = []
+
+    def fake(vec, n, seconds, players, opponents):
+        calls.append((vec, n))
+        return {"steps": 100 * n, "steps_per_s": 10.0 * n, "seconds": seconds}
+
+    monkeypatch.setattr(train.bench, "training_throughput", fake)
+    out = tmp_path / "train.json"
+    result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = _strict(out)
+    assert [(r["vec_env"], r["n_envs"]) for r in data["results"]] == calls
+    assert data["results"][0]["ratio"] == 1.0 and data["results"][1]["ratio"] == 0.25
+    missing = runner.invoke(app, ["bench", "engine", "--seconds", "1", "--json", str(tmp_path / "no" / "x.json")])
+    assert missing.exit_code != 0 and "does not exist" in missing.output

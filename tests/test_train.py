@@ -21,7 +21,8 @@ def tiny_run(tmp_path_factory):
     from seers_env.cli import app
 
     out = tmp_path_factory.mktemp("runs")
-    args = ["train", "--algo", "maskable-ppo", "--steps", "256", "--players", "4", "--rounds", "1", "--envs", "2", "--net", "32",
+    args = ["train", "--algo", "maskable-ppo", "--steps", "256", "--players", "4", "--rounds", "1",
+            "--envs", "2", "--net", "32",
             "--opponents", "random:1,greedy:1,self:1", "--eval-every", "0", "--final-games", "1",
             "--checkpoint-every", "128", "--snapshot-every", "128", "--workers", "1", "--no-progress",
             "--n-steps", "64", "--batch-size", "64", "--epochs", "1",

@@ -236,6 +236,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(20.0, help="Training wall time per setting, in seconds."),
         players: int = typer.Option(4, help="Players at the table."),
         opponents: str = typer.Option("random:1,greedy:1,heuristic:2", help="Opponent mix."),
+        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
     ) -> None:
         """Training throughput (environment steps/s) of MaskablePPO with DummyVecEnv vs SubprocVecEnv.
 
@@ -249,10 +250,18 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         table = Table(title=f"MaskablePPO training throughput, {players} players ({seconds:g} s each)")
         for col in ("vec env", "envs", "steps", "steps/s", "ratio"):
             table.add_column(col, justify="right")
+        from seers_env.cli.bench import check_json_path, write_bench_json
+
+        check_json_path(json_path)
         base = None
+        results = []
         for vec, n in (("dummy", 8), ("subproc", 2), ("subproc", 4)):
             r = training_throughput(vec, n, seconds, players, opponents)
             base = base or r["steps_per_s"]
+            results.append({"vec_env": vec, "n_envs": n, **r, "ratio": r["steps_per_s"] / base})
             table.add_row(vec, str(n), f"{r['steps']:,}", f"{r['steps_per_s']:,.0f}",
                           f"{r['steps_per_s'] / base:.2f}x")
         Console().print(table)
+        if json_path:
+            write_bench_json(json_path, "train", {"seconds": seconds, "players": players,
+                                                  "opponents": opponents}, results)

@@ -72,6 +72,53 @@ def cold_start_seconds(empty_cache: bool = False) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+BENCH_FORMAT = "seers-bench-1"
+
+
+def bench_record(bench: str, settings: dict, results: list | dict) -> dict:
+    """A machine-readable benchmark result, for keeping and comparing benchmark history.
+
+    Returns:
+        ``{"format": "seers-bench-1", "bench": name, "time_utc": ISO 8601, "version": package version,
+        "python", "platform", "cpu_count", "load_avg": [1, 5, 15 min] at the end (other processes share
+        the cores: compare ratios measured in one run, not absolute rates across runs), "settings",
+        "results"}``; rates are per second of wall time.
+    """
+    import datetime
+    import os
+    import platform
+
+    from .. import __version__
+
+    load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    return {"format": BENCH_FORMAT, "bench": bench,
+            "time_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "version": __version__, "python": platform.python_version(), "platform": platform.platform(),
+            "cpu_count": os.cpu_count(), "load_avg": load, "settings": settings, "results": results}
+
+
+def check_json_path(path: str) -> None:
+    """Refuse ``--json PATH`` before a benchmark runs when its folder does not exist (``typer.BadParameter``)."""
+    from pathlib import Path
+
+    folder = Path(path).expanduser().resolve().parent
+    if path and not folder.is_dir():
+        raise typer.BadParameter(f"--json {path!r}: folder {str(folder)!r} does not exist")
+
+
+def write_bench_json(path: str, bench: str, settings: dict, results: list | dict) -> None:
+    """Write :func:`bench_record` to ``path`` as strict JSON (``seers bench ... --json PATH``).
+
+    Raises:
+        typer.BadParameter: the folder of ``path`` does not exist.
+    """
+    from ..jsonio import write_json
+
+    check_json_path(path)
+    write_json(path, bench_record(bench, settings, results))
+    typer.echo(f"results written to {path}")
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("engine")
     def bench_engine(
@@ -80,6 +127,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         compile_cost: bool = typer.Option(False, help="Also time a cold start with an empty numba cache "
                                                       "(compiling everything; tens of seconds)."),
+        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
     ) -> None:
         """Random-play engine throughput (plays/s, games/s) at 2..5 players on one core, and cold start.
 
@@ -88,20 +136,28 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
+        check_json_path(json_path)
         console = Console()
         engine_throughput(4, 0.2, seed, artifacts)  # load the compiled code before timing
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         table = Table(title=f"Engine random play ({seconds:g} s each, one core, load {load:.1f})")
         for col in ("players", "plays/s", "games/s", "plays/game", "max legal plays", "vs 100k"):
             table.add_column(col, justify="right")
+        results = []
         for n in (2, 3, 4, 5):
             r = engine_throughput(n, seconds, seed, artifacts)
+            results.append(r)
             table.add_row(str(n), f"{r['plays_per_s']:,.0f}", f"{r['games_per_s']:.1f}",
                           f"{r['plays_per_game']:.0f}", str(r["max_legal_plays"]),
                           f"{r['plays_per_s'] / 100_000:.2f}x")
         console.print(table)
-        console.print(f"Cold start (new process, numba cache warm): {cold_start_seconds():.2f} s "
-                      f"(target <= 3 s)")
+        cold = cold_start_seconds()
+        console.print(f"Cold start (new process, numba cache warm): {cold:.2f} s (target <= 3 s)")
+        compiling = None
         if compile_cost:
-            console.print(f"Cold start with an empty numba cache (compiling): "
-                          f"{cold_start_seconds(empty_cache=True):.1f} s")
+            compiling = cold_start_seconds(empty_cache=True)
+            console.print(f"Cold start with an empty numba cache (compiling): {compiling:.1f} s")
+        if json_path:
+            write_bench_json(json_path, "engine", {"seconds": seconds, "seed": seed, "artifacts": artifacts,
+                                                   "target_plays_per_s_4p": 100_000, "target_cold_start_s": 3},
+                             {"throughput": results, "cold_start_s": cold, "cold_start_empty_cache_s": compiling})

@@ -109,6 +109,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def bench_env(
         seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
         seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
+        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
     ) -> None:
         """Random legal play (observations and masks included) on seers_catalog_v0 (4 players), our
         batch API with 256 games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and
@@ -121,6 +122,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
+        from .bench import check_json_path, write_bench_json
+
+        check_json_path(json_path)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed)
         ours, vec = r["seers_catalog_v0"], r["seers vector x256"]
@@ -139,3 +143,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 ratio = ours / r[peer]
                 verdict = "met" if ratio >= target else "NOT met"
                 console.print(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+        if json_path:
+            results = {name: {"steps_per_s": value, "aec_ratio": None if not value else ours / value,
+                              "vector_ratio": None if not value else vec / value,
+                              "note": None if value is not None else "not installed"}
+                       for name, value in r.items()}
+            write_bench_json(json_path, "env", {"seconds": seconds, "seed": seed, "players": 4,
+                                                "target_vs_rlcard_doudizhu": TARGET_VS_DOUDIZHU,
+                                                "target_vs_texas_holdem_v4": TARGET_VS_HOLDEM}, results)
