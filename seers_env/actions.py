@@ -42,6 +42,7 @@ from numba import njit
 
 from .engine.artifacts import ARTIFACT_KINDS, CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
 from .engine.cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUIT_NAMES, card_name
+from .engine.moves import PlayList
 from .engine.plays import Play, PlayKind
 
 MAX_PLAYERS = 5
@@ -238,7 +239,8 @@ class Decision:
     def __init__(self, legal_plays: Sequence[Play], seat: int, n_players: int):
         if not legal_plays:
             raise ValueError("a Decision needs at least one legal play (the game may be over)")
-        self.legal = list(legal_plays)  # its own list: the caller's may change later
+        # the engine's read-only PlayList as it is (lazy); any other sequence copied, as the caller may change it
+        self.legal = legal_plays if isinstance(legal_plays, PlayList) else list(legal_plays)
         self.seat = seat
         self.n_players = n_players
         keys = getattr(legal_plays, "keys", None)  # the engine's PlayList: codes from the play keys

@@ -11,6 +11,7 @@ import pytest
 
 from agents.tournament import TournamentResult, run_tournament
 from seers_env import env as make_env
+from seers_env.engine.moves import PlayList
 from seers_env.view import SeatView
 from seers_env.wrappers import SingleAgentSeersEnv
 
@@ -29,6 +30,11 @@ def _scribble(x):
         for k in list(x):
             x[k] = "scribbled"
         x["scribbled"] = True
+    elif isinstance(x, PlayList):  # the engine's read-only legal plays
+        with pytest.raises(TypeError, match="read-only"):
+            x.append("scribbled")
+        with pytest.raises(ValueError):
+            x.keys[...] = 0
     elif isinstance(x, list):
         for v in x:
             _scribble(v)
@@ -46,7 +52,8 @@ def _same(a, b) -> bool:
     if isinstance(a, dict):
         return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return isinstance(b, list) == isinstance(a, list) and len(a) == len(b) and \
+            all(_same(x, y) for x, y in zip(a, b))
     return a == b
 
 
@@ -129,8 +136,16 @@ def test_engine_legal_plays_and_serialisation_are_copies():
     g = Game(GameConfig(n_players=3), seed=5)
     legal = g.legal_plays()
     first = legal[0]
-    legal.clear()
-    assert g.legal_plays() and g.legal_plays()[0] == first and g.is_legal(first)
+    n = len(legal)
+    for change in (legal.clear, lambda: legal.append(first), lambda: legal.sort(),
+                   lambda: legal.__setitem__(0, 1), lambda: legal.__delitem__(0)):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    with pytest.raises(ValueError):
+        legal.keys[0] = 0
+    mine = list(legal)
+    mine.clear()
+    assert len(g.legal_plays()) == n and g.legal_plays()[0] == first and g.is_legal(first)
     g.apply(first)
     d = g.to_dict()
     copy_of_d = copy.deepcopy(d)
@@ -148,7 +163,7 @@ def test_decision_keeps_its_own_legal_list():
     from seers_env.game import Game, GameConfig
 
     g = Game(GameConfig(n_players=4), seed=1)
-    legal = g.legal_plays()
+    legal = list(g.legal_plays())
     d = Decision(legal, g.current, 4)
     mask = d.mask()
     legal.clear()

@@ -36,7 +36,7 @@ from .cards import (
     suited_deck,
 )
 from .melds import beats, classify
-from .moves import legal_plays
+from .moves import PlayList, legal_plays
 from .plays import MeldType, Play, PlayKind
 from .scoring import BONUS_MAX_CARDS, round_score, winners
 
@@ -302,10 +302,13 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of the player to act, in :mod:`seers_env.moves`' documented order.
 
-        Returns an empty list once the game is over. The plays are computed once per position (until the
-        next :meth:`apply`); each call returns a new list, which the caller may change freely.
+        Returns a new empty list once the game is over. The plays are computed once per position (until
+        the next :meth:`apply`) and handed out as the game's read-only
+        :class:`~seers_env.engine.moves.PlayList` (changing it raises ``TypeError``; ``list(plays)`` is a
+        copy the caller may change).
         """
-        return list(self._legal_list())
+        legal = self._legal_list()
+        return legal if isinstance(legal, PlayList) else list(legal)
 
     def _legal_list(self) -> list[Play]:
         """The cached legal plays themselves (never handed to callers)."""

@@ -80,18 +80,20 @@ class PlayList(list):
 
     It is a real ``list`` and behaves as one (equality, iteration, slicing, ``in``, ``index``, ``len``,
     pickling as a plain list). ``len()`` and indexing by position do not build the other plays; any other
-    use builds them all once. Do not mutate it (it is the game's cached list).
+    use builds them all once. It is read-only (it is the game's cached list): changing it raises
+    ``TypeError``; ``list(plays)`` is a copy the caller may change.
 
     Attributes:
         keys: ``int64`` array of shape ``(len(self),)``, the play key of each play
             (:mod:`seers_env.engine.core`); the environment builds action codes from it without building
-            ``Play`` objects. Do not mutate it.
+            ``Play`` objects. Read-only.
     """
 
     __slots__ = ("keys", "_full", "_last")
 
     def __init__(self, keys: np.ndarray):
         super().__init__()
+        keys.flags.writeable = False
         self.keys = keys
         self._full = False
         self._last: tuple[int, Play] | None = None
@@ -154,11 +156,16 @@ class PlayList(list):
             self._fill()
         return other + list(self)
 
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("the legal plays are the game's own read-only list; copy it with list(plays) to "
+                        "change it")
+
     for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "__lt__", "__le__",
-                  "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "__iadd__", "__imul__", "count",
-                  "copy", "__setitem__", "__delitem__", "append", "extend", "insert", "pop", "remove",
-                  "sort", "reverse", "clear", "__sizeof__"):
+                  "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "count", "copy", "__sizeof__"):
         locals()[_name] = _filled(_name)
+    for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert", "pop",
+                  "remove", "sort", "reverse", "clear"):
+        locals()[_name] = _read_only
     del _name
     __hash__ = None
 
