@@ -73,10 +73,14 @@ def test_win_rewards_follow_final_ranking():
         assert values[winners[0]] == 1.0
 
 
-def test_spaces_are_built_once():
+def test_spaces_are_built_once_per_agent():
     e = raw_env(n_players=3)
-    assert e.observation_space("player_0") is e.observation_space("player_2")
-    assert e.action_space("player_0") is e.action_space("player_1")
+    assert e.observation_space("player_0") is e.observation_space("player_0")  # built once
+    assert e.action_space("player_1") is e.action_space("player_1")
+    # each agent has its own objects (PettingZoo classic convention): seeding one leaves the others alone
+    assert e.observation_space("player_0") is not e.observation_space("player_2")
+    assert e.action_space("player_0") is not e.action_space("player_1")
+    assert e.action_space("player_0") == e.action_space("player_1")
     assert e.action_space("player_0").n == N_ACTIONS
     assert e.observation_space("player_0")["observation"].shape == (OBS_DIM,)
     e.reset(seed=1)
