@@ -132,3 +132,13 @@ def test_failed_run_can_be_rerun_with_force(tmp_path):
     for model_file in [result.model_path, *sorted((run_dir / "checkpoints").iterdir()),
                        *sorted((run_dir / "snapshots").iterdir())]:
         assert load_model_config(model_file) == config.model_config(), model_file
+
+
+def test_play_refuses_a_model_of_another_table_before_any_play(tmp_path):
+    from seers_env.cli.play_cli import play_game
+
+    path = _model(tmp_path / "p4.zip", _flat(), config=ModelConfig("maskable_ppo", 4, DEFAULT_ARTIFACT_DECK))
+    lines = []
+    with pytest.raises(ModelConfigError, match="n_players: trained 4, used 3"):
+        play_game([f"ppo:{path}", "random"], n_players=3, read_line=lambda prompt: "q", echo=lines.append)
+    assert lines == []

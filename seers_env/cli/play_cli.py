@@ -131,6 +131,10 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
     deck = DEFAULT_ARTIFACT_DECK if artifacts else ()
     game = Game(GameConfig(n_players=n_players, n_rounds=rounds, artifact_deck=deck), seed=seed)
     agents = make_agents(specs, n_players, seat, seed)
+    for agent in agents.values():  # a learned agent checks its model against this table before any play
+        check = getattr(agent, "check_use", None)
+        if check is not None:
+            check(n_players, deck)
     names = ["you" if s == seat else agents[s].name for s in range(n_players)]
     for line in event_lines(game.events[0], game, names, show_hands=[seat]):
         echo(line)
