@@ -153,7 +153,8 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
         sizes.append(size / 15.0)
     if rs:
         last = rs[-1]
-        totals = [max(-50.0, min(50.0, sum(x[s] for x in rs) / 20.0)) for s in order]
+        sums = [sum(col) for col in zip(*rs)]
+        totals = [max(-50.0, min(50.0, sums[s] / 20.0)) for s in order]
         lasts = [last[s] / 20.0 for s in order]
     else:
         totals = lasts = [0.0] * n
