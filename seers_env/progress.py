@@ -77,7 +77,7 @@ class ProgressLines:
         pct = 100.0 * done / self.total
         unit_rate = f"{self.unit}/s" + (f" ({self.rate_note})" if self.rate_note else "")
         text = (f"{self.label + ': ' if self.label else ''}{done:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
-                f"{rate:,.1f} {unit_rate}, elapsed {format_duration(elapsed)}, ETA {format_duration(left)}")
+                f"{rate:,.{2 if rate < 1 else 1}f} {unit_rate}, elapsed {format_duration(elapsed)}, ETA {format_duration(left)}")
         return text + (f"; {note}" if note else "")
 
     def update(self, done: int, note: str = "") -> bool:
