@@ -156,7 +156,7 @@ def test_filter_words_and_paging():
 def test_pass_command_passes_when_allowed():
     follow = [Play(PlayKind.PASS), Play(PlayKind.MELD, MeldType.SINGLE, 1, 18, (7,))]
     assert PlayMenu(follow).handle("p").play.is_pass
-    assert PlayMenu(follow).handle(" 1 ").play == follow[1]  # pass is listed last
+    assert PlayMenu(follow).handle(" 1 ").play == follow[1]  # natural melds before pass
     assert PlayMenu(follow).handle("2").play.is_pass
 
 
@@ -268,3 +268,9 @@ def test_menu_lists_natural_plays_before_wilds_and_artifacts():
     assert all("wild" not in p.describe() for p in naturals)
     help_text = "\n".join(PlayMenu(legal).handle("h").lines)
     assert "(unused)" in help_text and "natural plays first" in help_text
+
+
+def test_pass_comes_before_plays_that_spend_a_wild():
+    wild_single = Play(PlayKind.MELD, MeldType.SINGLE, 1, 18, (), wild_values=(9,))
+    menu = PlayMenu([wild_single, Play(PlayKind.PASS)])
+    assert menu.handle("1").play.is_pass and menu.handle("2").play == wild_single

@@ -2,8 +2,8 @@
 
 Everything here returns lines of text (``list[str]``) so that the commands print them with
 ``typer.echo`` and tests read them back. :class:`PlayMenu` is the numbered, filterable, paged list of
-legal plays a human chooses from, in :func:`menu_order` (natural plays first, then plays that spend a
-wild, then plays with an artifact, then pass): the number of a play is its 1-based position in that
+legal plays a human chooses from, in :func:`menu_order` (natural melds first, then pass, then plays
+that spend a wild, then plays with an artifact): the number of a play is its 1-based position in that
 order, whatever view is shown, so every legal play stays choosable.
 """
 
@@ -145,18 +145,18 @@ def _is_artifact_play(p: Play) -> bool:
 
 
 def menu_group(p: Play) -> int:
-    """0: a natural meld (no wild, no artifact); 1: a meld that spends a wild; 2: a play with an
-    artifact (Rod, Gift, or an artifact with a meld); 3: pass."""
+    """0: a natural meld (no wild, no artifact); 1: pass (it spends nothing either); 2: a meld that
+    spends a wild; 3: a play with an artifact (Rod, Gift, or an artifact with a meld)."""
     if p.kind == PlayKind.PASS:
-        return 3
+        return 1
     if _is_artifact_play(p):
-        return 2
-    return 1 if p.wild_values else 0
+        return 3
+    return 2 if p.wild_values else 0
 
 
 def menu_order(plays: Sequence[Play]) -> list[Play]:
     """The legal plays in menu order: by :func:`menu_group`, the engine's order within a group; so
-    typing 1 never spends a wild or an artifact while a natural play exists."""
+    typing 1 never spends a wild or an artifact while a natural meld or a pass is allowed."""
     return sorted(plays, key=menu_group)  # sorted() is stable
 
 
@@ -176,7 +176,7 @@ MENU_HELP = [
     "  a plays with an artifact   c plays without an artifact",
     "  f WORDS  plays whose text contains all WORDS (e.g. 'f plum 7', 'f run of 4')",
     "  n / b next / previous page   p pass (when allowed)   h this help   q quit (saves with --save)",
-    "Order: natural plays first, then plays that spend a wild, then plays with an artifact.",
+    "Order: natural plays first, then pass, then plays that spend a wild, then artifact plays.",
     "'X (unused)': artifact X is discarded with the meld without its effect (rules section 6),",
     "  e.g. to get rid of it; 'wild as 7': a wild card counts as a 7.",
 ]
