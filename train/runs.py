@@ -29,11 +29,28 @@ def folder_size(path: str | os.PathLike) -> int:
     return total
 
 
-def _learned_results(eval_data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``[(table label, tournament dict)]`` from ``eval.json`` (one tournament, or label -> tournament)."""
-    if "format" in eval_data:
+#: Spec kinds of learned agents (``ppo:<model.zip>``, the self-play learner's ``learned``/``learned:<file>``).
+LEARNED_KINDS = ("ppo", "learned")
+
+
+def is_learned(label: str) -> bool:
+    """Whether a tournament label names a learned agent (its kind, before ``:`` or ``#``, is in
+    :data:`LEARNED_KINDS`)."""
+    return label.split(":", 1)[0].split("#", 1)[0] in LEARNED_KINDS
+
+
+def _learned_results(eval_data: Any) -> list[tuple[str, dict[str, Any]]]:
+    """``[(table label, tournament dict)]`` from ``eval.json``: one tournament, a dict label ->
+    tournament (MaskablePPO, one table per baseline), or a list of ``{"baseline", "tournament"}``
+    (the self-play learner)."""
+    if isinstance(eval_data, dict) and "format" in eval_data:
         return [("all", eval_data)]
-    return [(k, v) for k, v in eval_data.items() if isinstance(v, dict) and "format" in v]
+    if isinstance(eval_data, dict):
+        return [(k, v) for k, v in eval_data.items() if isinstance(v, dict) and "format" in v]
+    if isinstance(eval_data, list):
+        return [(str(x.get("baseline", "all")), x["tournament"]) for x in eval_data
+                if isinstance(x, dict) and isinstance(x.get("tournament"), dict) and "format" in x["tournament"]]
+    return []
 
 
 def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
@@ -44,7 +61,7 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
         exists), "size" (bytes), "sizes" ({part: bytes} for :data:`PARTS` and "models"), "evaluation"}``
         where ``evaluation`` is ``None`` without ``eval.json``, else a list of ``{"table", "agent", "deals",
         "mean_score", "score_ci" (None: one deal), "win_rate", "vs": baseline or None, "diff", "diff_ci", "verdict"}`` for
-        the learned (``ppo:``) agent in each table, with the paired difference from the heuristic (else the
+        the learned agent (:func:`is_learned`) in each table, with the paired difference from the heuristic (else the
         first other baseline) of :func:`agents.tournament.paired_differences`.
 
     Raises:
@@ -56,27 +73,33 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     cfg_path = run / "config.json"
     if not cfg_path.is_file():
         raise FileNotFoundError(f"{str(run)!r} is not a run folder: no config.json")
-    config = json.loads(cfg_path.read_text()).get("config", {})
+    raw = json.loads(cfg_path.read_text())
+    config = raw.get("config") or raw.get(raw.get("algo", ""), {}) if isinstance(raw, dict) else {}
     summary_path = run / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
-    steps = summary.get("timesteps")
+    # MaskablePPO counts environment steps; the self-play learner counts decisions of every seat
+    steps = summary.get("timesteps", summary.get("all_decisions"))
     if steps is None:  # unfinished: the newest checkpoint's step count
         ckpts = [int(p.stem.split("_", 1)[1]) for p in (run / "checkpoints").glob("ckpt_*.zip")
                  if p.stem.split("_", 1)[1].isdigit()] if (run / "checkpoints").is_dir() else []
         steps = max(ckpts) if ckpts else None
     sizes = {part: folder_size(run / part) for part in PARTS}
-    sizes["models"] = sum(p.stat().st_size for p in run.glob("*.zip"))
+    sizes["models"] = sum(p.stat().st_size for p in (*run.glob("*.zip"), *run.glob("*.pt")))
     info: dict[str, Any] = {"name": run.name, "path": str(run), "players": config.get("n_players"),
                             "steps": steps, "finished": summary_path.is_file(), "size": folder_size(run),
                             "sizes": sizes, "evaluation": None}
     eval_path = run / "eval.json"
     if eval_path.is_file():
         rows = []
-        for table, data in _learned_results(json.loads(eval_path.read_text())):
+        try:
+            tables = _learned_results(json.loads(eval_path.read_text()))
+        except ValueError:  # not JSON: listed without an evaluation
+            tables = []
+        for table, data in tables:
             for label, stats in data.get("agents", {}).items():
-                if not label.startswith("ppo:"):
+                if not is_learned(label):
                     continue
-                others = [x for x in data["labels"] if not x.startswith("ppo:")]
+                others = [x for x in data["labels"] if not is_learned(x)]
                 base = next((b for b in ("heuristic", "greedy", "random") if b in others),
                             others[0] if others else None)
                 row = {"table": table, "agent": label, "deals": data.get("deals"),
@@ -116,4 +139,4 @@ def format_size(n: int) -> str:
     return f"{n} B"
 
 
-__all__ = ["PARTS", "folder_size", "format_size", "list_runs", "run_info"]
+__all__ = ["LEARNED_KINDS", "PARTS", "is_learned", "folder_size", "format_size", "list_runs", "run_info"]

@@ -9,10 +9,10 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
     """Table cells (the form of :func:`agents.tournament.table_cells`) for :func:`train.runs.list_runs`."""
     from train.runs import PARTS, format_size
 
-    headers = ["run", "steps", "size", "vs", "ppo - vs ±95%"]
+    headers = ["run", "steps", "size", "vs", "learned - vs ±95%"]
     if wide:
-        headers = ["run", "players", "steps", "size", *PARTS, "models", "deals", "ppo score", "win%", "vs",
-                   "ppo - vs ±95%"]
+        headers = ["run", "players", "steps", "size", *PARTS, "models", "deals", "learned score", "win%", "vs",
+                   "learned - vs ±95%"]
     rows = []
     for r in runs:
         evals = r["evaluation"] or [None]
@@ -40,12 +40,13 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
                 rows.append([name, str(r["players"]), steps, size, *parts, deals, score, win, vs, diff])
             else:
                 rows.append([name, steps, size, vs, diff])
-    caption = ["ppo - vs: in the final evaluation (eval.json, one row per table), the learned agent's paired "
+    caption = ["learned - vs: in the final evaluation (eval.json, one row per table), the learned agent's paired "
                "per-deal score difference from the baseline vs (the heuristic when seated) ± half-width of its "
                "95% t interval; 'tie' when the interval holds 0",
+               "steps: environment steps (MaskablePPO) or decisions of all seats (self-play learner); "
                "size: disk use of the run folder (train/trainer.py's docstring breaks it down)"]
     if wide:
-        caption.insert(1, "ppo score: its mean game score ± 95% half-width; win%: its win rate")
+        caption.insert(1, "learned score: its mean game score ± 95% half-width; win%: its win rate")
     else:
         caption.append("--wide: scores, win rates and disk use by part")
     total = sum(r["size"] for r in runs)
