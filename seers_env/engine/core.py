@@ -144,11 +144,12 @@ def _groups(suit_mask, W, top_type, top_size, forced, out):
 
 
 @njit(cache=True)
-def _runs(W, top_type, top_size, naturals, forced_value, out):
+def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
     """Suited Runs of one suit (moves order): rows ``(size, hi, used_mask, wild_mask)`` (value bits ``v``).
 
     ``naturals``: values that may be played as themselves; ``forced_value``: a position filled by an
-    artifact-changed card (in neither mask), or -1. Returns the row count (``out`` grows when full).
+    artifact-changed card (in neither mask), or -1; ``vals``, ``idx``: scratch arrays of 12. Returns
+    ``(out, row count)`` (``out`` grows when full).
     """
     n = 0
     if top_type != 0 and top_type != RUN:
@@ -161,8 +162,6 @@ def _runs(W, top_type, top_size, naturals, forced_value, out):
         size_lo, size_hi = 2, N_VALUES
     else:
         size_lo = size_hi = top_size
-    vals = np.empty(N_VALUES, np.int64)
-    idx = np.empty(N_VALUES, np.int64)
     for size in range(size_lo, size_hi + 1):
         if size - need_extra > n_nat + W:
             continue
@@ -275,6 +274,8 @@ def melds_keys(hand, top_type, top_size, top_rank):
     nb = 0
     gout = np.empty((256, 3), np.int64)
     rout = np.empty((256, 4), np.int64)
+    vals = np.empty(N_VALUES, np.int64)  # scratch of _runs
+    idx = np.empty(N_VALUES, np.int64)
     for v in range(max(MIN_VALUE, base_min // 2 + 1), MAX_VALUE + 1):
         ng = _groups(value_suits[v], W, top_type, top_size, -1, gout)
         for i in range(ng):
@@ -292,7 +293,7 @@ def melds_keys(hand, top_type, top_size, top_rank):
             naturals = suit_values[s]
             if not naturals and s != 0:  # all-wild runs are generated once, in suit 0
                 continue
-            rout, nr = _runs(W, top_type, top_size, naturals, -1, rout)
+            rout, nr = _runs(W, top_type, top_size, naturals, -1, rout, vals, idx)
             for i in range(nr):
                 size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                 if 2 * hi <= base_min:
@@ -314,13 +315,20 @@ def melds_keys(hand, top_type, top_size, top_rank):
         if not held[kind]:
             continue
         art_bits = (kind + 1) << 16
-        seen = set()
-        seen.add((np.int64(0), np.int64(0), np.int64(0)))
+        effect = KIND_EFFECT[kind]
         for i in range(nb):
             bk = bkeys[i]
             if (bk >> 6 & 127) > min_rank:
                 buf, nk = _push(buf, nk, bk | art_bits)  # rides along / declared unused
-                seen.add((bk & 8191, bcards[i], bk >> 13 & 7))  # (type, size, rank), cards, wilds
+        if effect == 0 and kind != HALF_STEP:
+            continue
+        seen = set()  # identities listed for this kind: (type, size, rank), cards, wilds
+        seen.add((np.int64(0), np.int64(0), np.int64(0)))
+        if effect != 0:
+            for i in range(nb):
+                bk = bkeys[i]
+                if (bk >> 6 & 127) > min_rank:
+                    seen.add((bk & 8191, bcards[i], bk >> 13 & 7))
         if kind == HALF_STEP:
             seen_half = set()
             seen_half.add((np.int64(0), np.int64(0), np.int64(0)))
@@ -335,7 +343,6 @@ def melds_keys(hand, top_type, top_size, top_rank):
                         key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
                         buf, nk = _push(buf, nk, key)
             continue
-        effect = KIND_EFFECT[kind]
         if effect == 1:  # Cauldron of Sorcery: one suited card counts as value +1 or -1
             for j in range(n_suited):
                 c = suited[j]
@@ -362,7 +369,7 @@ def melds_keys(hand, top_type, top_size, top_rank):
                     if not runs_ok:
                         continue
                     naturals = suit_values[s] & ~(1 << a)
-                    rout, nr = _runs(W, top_type, top_size, naturals, v, rout)
+                    rout, nr = _runs(W, top_type, top_size, naturals, v, rout, vals, idx)
                     for i in range(nr):
                         size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                         if 2 * hi > min_rank:
@@ -388,7 +395,7 @@ def melds_keys(hand, top_type, top_size, top_rank):
                 for s1 in range(N_SUITS):
                     if s1 == s0 or not suit_values[s1] & reach:
                         continue
-                    rout, nr = _runs(W, top_type, top_size, suit_values[s1], a, rout)
+                    rout, nr = _runs(W, top_type, top_size, suit_values[s1], a, rout, vals, idx)
                     for i in range(nr):
                         size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                         if 2 * hi > min_rank:
