@@ -293,8 +293,12 @@ def test_progress_lines_when_not_a_terminal(tmp_path):
     assert result.timesteps == 64 and last.startswith("train: 64/64 steps (100%), ")
     assert "steps/s" in last and "ETA" in last and "last eval at 64: vs random" in last
     # the speed of the lines and of the summary say what they count
-    assert sum("per second of training, PPO updates included, evaluations excluded" in x for x in lines) == 1
-    assert any("steps/s of training: PPO updates included, evaluations excluded" in x for x in lines)
+    text = " ".join(lines)
+    assert "steps/s = environment steps (learner decisions) per second of training, PPO updates included, " \
+           "evaluations excluded" in text
+    assert "environment steps/s of training   (PPO updates included, evaluations excluded)" in text
+    head = lines[lines.index(next(x for x in lines if x.startswith("Progress every"))):lines.index(progress[0])]
+    assert len(head) >= 2 and all(len(x) <= 80 for x in head)  # the explanation is wrapped at 80
 
 
 def test_run_folder_is_lean_and_listed(tiny_run):

@@ -186,8 +186,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                        f"{im['collect_s']:.0f} s, cloned in {im['pretrain_s']:.0f} s (train accuracy "
                        f"{im['final_accuracy']:.3f}); cloned policy: ppo:{im['model']}")
         typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps (learner decisions) per second "
-                   f"over {result.train_s:.0f} s of training, PPO updates included; evaluations "
-                   f"{result.eval_s + result.final_eval_s:.0f} s more")
+                   f"over {result.train_s:.0f} s")
+        typer.echo(f"  of training, PPO updates included; evaluations took {result.eval_s + result.final_eval_s:.0f} "
+                   "s more")
 
     def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, lr, epochs,
                         minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,

@@ -10,6 +10,7 @@ smoothed rate of rollout collection only, which is higher; it is not used).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from seers_env.progress import ProgressLines, format_duration, is_terminal
@@ -58,7 +59,8 @@ def make_progress_callback(total: int, start_steps: int, timing: dict, every_s: 
             else:
                 self.lines = ProgressLines(total, "steps", label="train", every_s=every_s, echo=echo,
                                            start_done=start_steps)
-                self.lines.echo(f"Progress every {every_s:g} s; steps/s = {RATE_NOTE}")
+                for line in textwrap.wrap(f"Progress every {every_s:g} s; steps/s = {RATE_NOTE}.", 80):
+                    self.lines.echo(line)
 
         def _note(self) -> str:
             last = timing.get("last_eval")

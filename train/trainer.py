@@ -599,8 +599,9 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     callback_ckpt = run_dir / "checkpoints" / f"{CHECKPOINT_PREFIX}{model.num_timesteps}.zip"
     if not callback_ckpt.exists():
         save_model(model, callback_ckpt, config)
-    echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s ({steps_this_run / train_s:,.0f} environment "
-         f"steps/s of training: PPO updates included, evaluations excluded); model saved to {model_path}")
+    echo(f"Trained {steps_this_run:,} steps in {train_s:.0f} s: {steps_this_run / train_s:,.0f} environment "
+         f"steps/s of training")
+    echo("  (PPO updates included, evaluations excluded); model saved to " + str(model_path))
 
     evaluation, eval_path, final_eval_s = [], None, 0.0
     if final_eval:
