@@ -131,3 +131,21 @@ def test_play_round_trips_through_json():
         assert Play.from_dict(json.loads(json.dumps(play.to_dict()))) == play
     with pytest.raises(ValueError, match="colour"):
         Play.from_dict({"kind": 1, "colour": 2})
+
+
+def test_clones_continue_exactly_through_later_deals():
+    # a clone builds its generator lazily; clones of clones and clones used before their first deal
+    # must still deal exactly what the original deals
+    rng = np.random.default_rng(0)
+    for seed in range(8):
+        game = Game(GameConfig(n_players=2 + seed % 4), seed=seed)
+        for _ in range(int(rng.integers(5, 60))):
+            game.apply(game.legal_plays()[int(rng.integers(len(game.legal_plays())))])
+        twins = [game.clone().clone(), game.clone()]
+        twins[1].to_dict()  # reads the generator state before any deal
+        choices = np.random.default_rng(seed)
+        while not game.game_over:
+            i = int(choices.integers(len(game.legal_plays())))
+            for g in [game] + twins:
+                g.apply(g.legal_plays()[i])
+        assert all(t.to_dict() == game.to_dict() for t in twins)

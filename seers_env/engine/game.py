@@ -206,6 +206,24 @@ class Game:
 
     # --- properties -----------------------------------------------------------------------------
     @property
+    def rng(self) -> np.random.Generator:
+        """The game's ``numpy.random.Generator`` (later deals draw from it); a clone builds its own on
+        first use, from the state it was cloned with."""
+        r = self._rng
+        if r is None:
+            state = self._rng_state
+            bit_gen = getattr(np.random, state["bit_generator"])()
+            bit_gen.state = state
+            r = self._rng = np.random.Generator(bit_gen)
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
+
+    @property
     def n_players(self) -> int:
         return self.config.n_players
 
@@ -522,9 +540,10 @@ class Game:
         """An independent copy (generator state included) for search."""
         new = Game.__new__(Game)
         new.config = self.config
-        bg = self.rng.bit_generator
-        new.rng = np.random.Generator(type(bg)())
-        new.rng.bit_generator.state = bg.state
+        # the copy's generator is built from this state on first use (seeding a new bit generator costs
+        # more than the rest of a clone, and a search often never deals again)
+        new._rng = None
+        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
         new.initial_rng_state = self.initial_rng_state
         new.events = list(self.events)
         new.round = self.round
