@@ -27,6 +27,7 @@ wilds_spent           1       wilds spent
 artifact              8       one-hot: no artifact, then each artifact kind (registry order)
 effect_used           1       1 when the artifact's effect is used
 spent_by_value        12      suited cards spent of each value 2..13
+spent_cards           60      the suited cards spent (card id), so that rows are one-to-one with plays
 cards_left            1       cards left in hand / 15 (Rod: after picking up the trick)
 melds_left            1       fewest melds the suited cards left split into (:func:`fewest_melds`) / 8
 plays_left            1       plays still needed: melds, artifacts that cannot ride along, artifact
@@ -74,6 +75,7 @@ _STATE_PARTS = (("observation", OBS_DIM), ("unseen_suited", N_SUITED), ("unseen_
 _PLAY_PARTS = (
     ("kind", 4), ("meld_type", 3), ("size", 1), ("rank", 1), ("margin", 1), ("suited_spent", 1),
     ("wilds_spent", 1), ("artifact", 1 + N_KINDS), ("effect_used", 1), ("spent_by_value", N_VALUES),
+    ("spent_cards", N_SUITED),
     ("cards_left", 1), ("melds_left", 1), ("plays_left", 1), ("wilds_left", 1), ("artifacts_left", 1),
     ("control_left", 1), ("bonus_left", 1), ("ends_round", 1), ("enters_bonus", 1), ("in_bonus_after", 1),
     ("picked_up", 1), ("gift_target_size", 1), ("gift_target", MAX_SEATS),
@@ -241,6 +243,7 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
             row[_P["wilds_spent"]] = p.wilds
             for c in p.suited:
                 row[_P["spent_by_value"] + c % N_VALUES] += 1.0
+                row[_P["spent_cards"] + c] = 1.0
         elif kind == PlayKind.ROD:
             if trick_cards is None:
                 trick_cards = game.trick_cards()

@@ -75,6 +75,9 @@ class SelfPlayConfig:
         hidden, embed: network sizes (:class:`~train.scoring_policy.NetConfig`).
         privileged_critic: the critic also sees every hand (training only).
         threads: torch threads of the learner.
+        overlap: actor processes play the next rollout while the learner updates on the last one, so
+            rollouts are one update behind the learner (as in IMPALA/APPO; PPO's ratio uses the
+            behaviour policy's stored log-probabilities).
     """
 
     n_players: int = 4
@@ -102,6 +105,7 @@ class SelfPlayConfig:
     embed: int = 128
     privileged_critic: bool = True
     threads: int = 2
+    overlap: bool = True
 
     def game_config(self) -> GameConfig:
         return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
@@ -454,18 +458,28 @@ class ActorPool:
         self.decisions = 0
         self.rounds = 0
 
-    def collect(self, net: PlayScoringNet) -> Batch:
+    def start(self, net: PlayScoringNet) -> None:
+        """Send the current weights to the actor processes; they start the next rollout at once."""
+        if self.local is None:
+            sd = {k: v.detach().clone() for k, v in net.state_dict().items()}
+            for c in self.conns:
+                c.send(("collect", sd))
+
+    def finish(self) -> Batch:
+        """The rollout started by :meth:`start` (in-process: played now, with the current weights)."""
         if self.local is not None:
             batch = self.local.collect()
             self.decisions, self.rounds = self.local.decisions, self.local.rounds_played
             return batch
-        sd = {k: v.detach().clone() for k, v in net.state_dict().items()}
-        for c in self.conns:
-            c.send(("collect", sd))
         out = [c.recv() for c in self.conns]
         self.decisions = sum(o[1] for o in out)
         self.rounds = sum(o[2] for o in out)
         return concat_batches([o[0] for o in out])
+
+    def collect(self, net: PlayScoringNet) -> Batch:
+        """One rollout with ``net``'s current weights (:meth:`start` then :meth:`finish`)."""
+        self.start(net)
+        return self.finish()
 
     def teacher(self, samples: int, seed: int) -> Batch:
         if self.local is not None or not self.conns:
@@ -525,16 +539,19 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
         deadline = start + 60 * cfg.minutes if cfg.minutes is not None else None
         budget = cfg.decisions if cfg.minutes is None else None
         trained, it, last_log, stats = 0, 0, start, {}
+        net.eval()
+        pool.start(net)
         while True:
+            batch = pool.finish()
             now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                break
-            if budget is not None and trained >= budget:
-                break
-            net.eval()
-            batch = pool.collect(net)
+            done = (deadline is not None and now >= deadline) or (budget is not None and trained >= budget)
+            if not done and cfg.overlap:
+                pool.start(net)  # actors play the next rollout while the learner updates (one update stale)
             net.train()
             stats = ppo_update(net, opt, batch, cfg, rng)
+            net.eval()
+            if not done and not cfg.overlap:
+                pool.start(net)
             trained += len(batch)
             it += 1
             now = time.perf_counter()
@@ -545,6 +562,8 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
                          if batch.done.any() else 0.0)
             if on_iteration is not None:
                 on_iteration(it, net, stats)
+            if done:
+                break
             if now - last_log >= progress_every:
                 last_log = now
                 if deadline is not None:

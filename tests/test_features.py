@@ -1,0 +1,117 @@
+"""seers_env.features: exact one-to-one play rows, layouts, and what the rows say about each play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from seers_env import Game, GameConfig, PlayKind
+from seers_env.cards import WILD
+from seers_env.features import (FEATURE_VERSION, PLAY_DIM, PLAY_LAYOUT, STATE_DIM, STATE_LAYOUT, encode_plays,
+                                encode_state, fewest_melds, plays_needed)
+from seers_env.view import SeatView
+
+P = {name: (off, length) for name, off, length in PLAY_LAYOUT}
+S = {name: (off, length) for name, off, length in STATE_LAYOUT}
+
+
+def _states(n_players: int, count: int, seed: int):
+    """``count`` decision points (game, legal plays) from games of random and heuristic players."""
+    rng = np.random.default_rng(seed)
+    agents = [make_agent("random", seed=seed), make_agent("heuristic")]
+    seen = 0
+    while seen < count:
+        game = Game(GameConfig(n_players=n_players), seed=int(rng.integers(2**31)))
+        mix = [int(rng.integers(2)) for _ in range(n_players)]
+        while not game.game_over and seen < count:
+            legal = game.legal_plays()
+            yield game, legal
+            seen += 1
+            game.apply(agents[mix[game.current]].act(SeatView(game, game.current)))
+
+
+def _part(row, name):
+    off, length = P[name]
+    return row[off:off + length]
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_play_rows_map_one_to_one_onto_legal_plays(n_players):
+    rng = np.random.default_rng(n_players)
+    for game, legal in _states(n_players, 1000, seed=10 + n_players):
+        view = SeatView(game, game.current)
+        rows = encode_plays(view, legal)
+        assert rows.shape == (len(legal), PLAY_DIM) and rows.dtype == np.float32
+        assert len({r.tobytes() for r in rows}) == len(legal)  # distinct plays, distinct rows
+        # the row chosen is applied as that play: its hand-left features match the real hand after it
+        i = int(rng.integers(len(legal)))
+        play, row = legal[i], rows[i]
+        assert _part(row, "kind")[play.kind] == 1.0
+        size_before = len(game.hands[game.current])
+        after = game.clone()
+        seat = after.current
+        result = after.apply(play)
+        if result.round_scores is None:
+            hand = after.hands[seat]
+            assert round(float(_part(row, "cards_left")[0]) * 15) == len(hand)
+            assert _part(row, "wilds_left")[0] == hand.count(WILD)
+            assert round(float(_part(row, "melds_left")[0]) * 8) == fewest_melds(hand)
+            assert _part(row, "enters_bonus")[0] == float(size_before > 5 >= len(hand))
+        else:
+            assert _part(row, "ends_round")[0] == float(not game.hands[seat] or len(play.cards()) == size_before)
+        spent = sorted(np.flatnonzero(_part(row, "spent_cards")).tolist())
+        assert spent == sorted(play.suited)
+
+
+def test_encoders_do_not_change_the_game_and_return_fresh_arrays():
+    game = Game(GameConfig(n_players=4), seed=3)
+    for _ in range(30):
+        game.apply(game.legal_plays()[-1])
+    before = game.to_dict()
+    view = SeatView(game, game.current)
+    a, b = encode_state(view), encode_state(view)
+    assert a.shape == (STATE_DIM,) and a.dtype == np.float32
+    a[:] = -1
+    assert not np.array_equal(a, b)
+    rows = encode_plays(view)
+    rows[:] = 7
+    assert not np.array_equal(rows, encode_plays(view))
+    assert game.to_dict() == before
+
+
+def test_state_history_and_unseen_cards():
+    game = Game(GameConfig(n_players=4), seed=5)
+    seat0 = game.current
+    first = game.legal_plays()[0]
+    game.apply(first)
+    view = SeatView(game, game.current)
+    vec = encode_state(view)
+    off, _ = S["history"]
+    assert vec[off] == 1.0  # one play so far, newest first
+    assert vec[off + 1 + (seat0 - game.current) % 4] == 1.0  # by its relative seat
+    uoff, ulen = S["unseen_suited"]
+    unseen = set(np.flatnonzero(vec[uoff:uoff + ulen]).tolist())
+    assert not unseen & set(game.hands[game.current])  # own cards are seen
+    assert not unseen & set(first.suited)  # played cards are seen
+    assert len(unseen) == 12 * 4 - len([c for c in game.hands[game.current] if c < WILD]) - len(first.suited)
+
+
+def test_plays_needed_counts_artifacts_and_wilds():
+    assert plays_needed([]) == (0, 0)
+    assert plays_needed([WILD]) == (0, 1)  # wilds alone form a meld
+    assert fewest_melds([0, 1, 2]) == 1  # a Suited Run of three
+    assert fewest_melds([0, 12, 24]) == 1  # a Matching Set of three
+    assert fewest_melds([0, 13, 26]) == 3  # three values, three suits
+
+
+def test_bad_play_is_a_clear_error():
+    game = Game(GameConfig(n_players=4), seed=1)
+    view = SeatView(game, game.current)
+    other = (game.current + 1) % 4
+    foreign = [p for p in Game(GameConfig(n_players=4), seed=2).legal_plays()
+               if p.kind == PlayKind.MELD and not set(p.suited) <= set(game.hands[game.current])]
+    assert foreign and other >= 0
+    with pytest.raises(ValueError, match="does not hold"):
+        encode_plays(view, foreign[:1])
+    assert FEATURE_VERSION >= 1

@@ -1,0 +1,110 @@
+"""The self-play play-scoring learner (train.selfplay) and its agent (train.scoring_policy)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from seers_env import Game, GameConfig  # noqa: E402
+from seers_env.view import SeatView  # noqa: E402
+from train.model_config import ModelConfigError  # noqa: E402
+from train.scoring_policy import (LearnedAgent, NetConfig, PlayScoringNet, load_policy, model_config,  # noqa: E402
+                                  save_policy, segment_log_softmax, shipped_model_path)
+from train.selfplay import Actor, Batch, SelfPlayConfig, advantages, train_selfplay  # noqa: E402
+
+
+def _play_game(agents, n_players, seed):
+    game = Game(GameConfig(n_players=n_players), seed=seed)
+    while not game.game_over:
+        view = SeatView(game, game.current)
+        play = agents[game.current].act(view)
+        assert play in game.legal_plays()
+        game.apply(play)
+    return game
+
+
+def test_segment_log_softmax_matches_per_decision_log_softmax():
+    logits = torch.tensor([1.0, 2.0, 3.0, -1.0, 0.5, 10.0])
+    seg = torch.tensor([0, 0, 0, 1, 1, 2])
+    out = segment_log_softmax(logits, seg, 3)
+    expect = torch.cat([torch.log_softmax(logits[:3], 0), torch.log_softmax(logits[3:5], 0), torch.zeros(1)])
+    assert torch.allclose(out, expect, atol=1e-6)
+
+
+def test_gae_resets_at_each_round_end():
+    z = np.zeros(4, np.float32)
+    b = Batch(np.zeros((4, 1), np.float32), np.zeros((4, 1), np.float32), np.zeros((4, 1), np.float32),
+              np.arange(5), np.zeros(4, np.int64), z, np.array([0.0, 0.0, 0.0, 0.0], np.float32),
+              np.array([0.0, 1.0, 0.0, -2.0], np.float32), np.array([False, True, False, True]),
+              np.array([0, 0, 1, 1]))
+    adv, ret = advantages(b, gamma=1.0, lam=1.0)
+    assert ret.tolist() == [1.0, 1.0, -2.0, -2.0]  # returns do not leak across trajectories
+
+
+def test_actor_rollout_rewards_are_score_differences():
+    cfg = SelfPlayConfig(games_in_flight=3, n_players=3)
+    actor = Actor(cfg, seed=1)
+    batch = actor.collect()
+    assert len(batch) > 0 and batch.offsets[-1] == len(batch.plays)
+    assert (batch.actions < np.diff(batch.offsets)).all()
+    assert np.diff(batch.offsets).min() >= 2  # forced decisions are not samples
+    # 3 games, one round each: the rewards of a round sum to 0 over the seats that chose something
+    assert abs(float(batch.rewards.sum())) < 1e-4 or batch.done.sum() < 9
+    assert actor.rounds_played == 3
+
+
+def test_tiny_training_run_save_load_same_actions(tmp_path):
+    cfg = SelfPlayConfig(minutes=None, decisions=300, imitation_samples=300, imitation_epochs=1,
+                         games_in_flight=4, actors=0, hidden=32, embed=16, threads=1, seed=3)
+    path = tmp_path / "m.pt"
+    net, summary = train_selfplay(cfg, str(path), log=lambda s: None)
+    assert summary["train_decisions"] >= 300 and path.is_file()
+    loaded, mc = load_policy(path)
+    assert mc.n_players == 4 and mc.algorithm == "play_scoring"
+    a, b = LearnedAgent((net, mc)), LearnedAgent(str(path))
+    game = Game(GameConfig(n_players=4), seed=9)
+    for _ in range(60):
+        if game.game_over:
+            break
+        view = SeatView(game, game.current)
+        pa, pb = a.act(view), b.act(view)
+        assert pa == pb
+        game.apply(pa)
+
+
+def test_model_used_at_the_wrong_table_is_a_clear_error(tmp_path):
+    net = PlayScoringNet(NetConfig(hidden=16, embed=8))
+    path = tmp_path / "m.pt"
+    save_policy(net, model_config(4, GameConfig().artifact_deck), path)
+    agent = LearnedAgent(str(path))
+    with pytest.raises(ModelConfigError, match="n_players"):
+        _play_game([agent] * 3, 3, seed=1)
+    with pytest.raises(ModelConfigError, match="artifact_deck"):
+        agent.check_use(4, ())
+    lenient = LearnedAgent(str(path), allow_off_config=True)
+    with pytest.warns(UserWarning):
+        lenient.check_use(3, GameConfig().artifact_deck)
+    (tmp_path / "junk.pt").write_text(json.dumps({"not": "a model"}))
+    with pytest.raises(ValueError, match="not a play-scoring model"):
+        load_policy(tmp_path / "junk.pt")
+    with pytest.raises(FileNotFoundError):
+        load_policy(tmp_path / "missing.pt")
+
+
+def test_rollout_with_actor_processes(tmp_path):
+    cfg = SelfPlayConfig(minutes=None, decisions=100, imitation_samples=0, games_in_flight=2, actors=1,
+                         hidden=16, embed=8, threads=1)
+    _, summary = train_selfplay(cfg, None, log=lambda s: None)
+    assert summary["train_decisions"] >= 100 and summary["rounds"] >= 2
+
+
+def test_shipped_model_plays_only_legal_plays_at_its_player_counts():
+    path = shipped_model_path()
+    net, mc = load_policy(path)
+    agent = LearnedAgent(path)
+    game = _play_game([agent] * mc.n_players, mc.n_players, seed=4)
+    assert game.game_over and len(game.round_scores) == 4
