@@ -276,6 +276,15 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
     return result
 
 
+def _pool_context():
+    """The multiprocessing context of tournament workers: ``forkserver`` where available (a forked copy
+    of a process whose torch/OpenMP thread pool is running can deadlock), else the default."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+
+
 def run_tournament(specs: list[str], games: int, n_players: int | None = None, seed: int = 0,
                    workers: int = 2, n_rounds: int = 4, progress: bool = True,
                    artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK,
@@ -350,7 +359,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
                 by_deal[d] = play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck)
                 advance()
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # forkserver, not fork: a process that has run torch's thread pool deadlocks when forked
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
                 futures = {pool.submit(play_deal, specs, d, seeds[d], seed, n_rounds, artifact_deck): d
                            for d in range(games)}
                 for fut in as_completed(futures):

@@ -448,7 +448,8 @@ class ActorPool:
         self.local = Actor(cfg, seeds[0], net) if n == 0 else None
         self.cfg = cfg
         self.conns, self.procs = [], []
-        ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
+        # forkserver (else spawn): forking a process whose torch thread pool runs can deadlock
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
         for i in range(n):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_actor_main, args=(child, cfg, seeds[i]), daemon=True)
@@ -510,7 +511,8 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
 
     Args:
         cfg: hyperparameters.
-        out_path: where to save the model (``.pt``), or ``None``.
+        out_path: where to save the model (``.pt``), or ``None``; the warm-started policy before PPO is
+            saved beside it as ``warm_start.pt``.
         log: where progress lines go (one line every ``progress_every`` seconds at most).
         on_iteration: called after each update with ``(iteration, net, stats)``.
         trained_with: the command line, recorded in the model file.
@@ -535,6 +537,12 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
             summary.update(imitate(net, opt, data, cfg.imitation_epochs, 512, rng, log))
             summary["imitation_seconds"] = time.perf_counter() - t0
             del data
+            if out_path is not None:
+                from .scoring_policy import save_policy
+
+                warm = os.path.join(os.path.dirname(os.path.abspath(out_path)), "warm_start.pt")
+                save_policy(net, cfg.model_config(), warm, trained_with=f"{trained_with} (warm start only)")
+                summary["warm_start_model"] = warm
         start = time.perf_counter()
         deadline = start + 60 * cfg.minutes if cfg.minutes is not None else None
         budget = cfg.decisions if cfg.minutes is None else None

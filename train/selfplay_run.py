@@ -16,7 +16,6 @@ from ``eval_seed``, a seed sequence apart from the training games', so the agent
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
@@ -24,6 +23,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+from seers_env.jsonio import write_json
 
 from .selfplay import SelfPlayConfig, train_selfplay
 
@@ -40,10 +41,6 @@ class SelfPlayRunResult:
     evaluation: list[tuple[str, Any]] = field(default_factory=list)
     paired: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] = field(default_factory=dict)
-
-
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n")
 
 
 def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_games: int = 200,
@@ -82,7 +79,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
         raise ValueError(f"run folder {str(run_dir)!r} already exists; choose another --name or pass --force")
     run_dir.mkdir(parents=True, exist_ok=True)
     command = " ".join(shlex.quote(a) for a in sys.argv) if sys.argv else ""
-    _write_json(run_dir / "config.json", {"algo": "selfplay", "selfplay": asdict(cfg),
+    write_json(run_dir / "config.json", {"algo": "selfplay", "selfplay": asdict(cfg),
                                           "final_games": final_games, "final_specs": list(final_specs),
                                           "eval_seed": eval_seed, "command": command})
     writer = None
@@ -122,8 +119,8 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             result.paired.append(paired_differences(tour, spec)["agents"]["learned"] | {"baseline": spec})
             evals.append({"baseline": spec, "tournament": tour.to_dict()})
         summary["eval_seconds"] = time.perf_counter() - t1
-        _write_json(run_dir / "eval.json", evals)
+        write_json(run_dir / "eval.json", evals)
     summary["paired"] = result.paired
     summary["model"] = str(model_path)
-    _write_json(run_dir / "summary.json", {k: v for k, v in summary.items() if k != "config"})
+    write_json(run_dir / "summary.json", {k: v for k, v in summary.items() if k != "config"})
     return result
