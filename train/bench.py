@@ -54,3 +54,26 @@ def training_throughput(vec_env: str, n_envs: int, seconds: float, n_players: in
         finally:
             venv.close()
     return {"steps": int(steps), "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
+def selfplay_throughput(seconds: float, n_players: int = 4, actors: int = 2, games_in_flight: int = 32,
+                        init_model: str = "", seed: int = 0) -> dict[str, float]:
+    """Run the self-play learner (:mod:`train.selfplay`, no warm start) for about ``seconds`` of PPO
+    (rollouts and updates) and count decisions.
+
+    Args:
+        init_model: start from this model file (``""``: a freshly initialised network, whose near-uniform
+            play makes long rounds with many legal plays, so a trained model gives the typical figure).
+
+    Returns:
+        ``{"decisions", "trained", "seconds", "decisions_per_s", "trained_per_s"}``: every decision of
+        every seat (one environment step each), and those with more than one legal play (the samples).
+    """
+    from .selfplay import SelfPlayConfig, train_selfplay
+
+    cfg = SelfPlayConfig(n_players=n_players, seed=seed, minutes=seconds / 60.0, actors=actors,
+                         games_in_flight=games_in_flight, imitation_samples=0, init_model=init_model)
+    _, summary = train_selfplay(cfg, None, log=lambda line: None)
+    sec = summary["ppo_seconds"]
+    return {"decisions": summary["all_decisions"], "trained": summary["train_decisions"], "seconds": sec,
+            "decisions_per_s": summary["all_decisions"] / sec, "trained_per_s": summary["train_decisions"] / sec}

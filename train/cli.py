@@ -236,33 +236,57 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def bench_train(
         seconds: float = typer.Option(20.0, help="Training wall time per setting, in seconds."),
         players: int = typer.Option(4, help="Players at the table."),
-        opponents: str = typer.Option("random:1,greedy:1,heuristic:2", help="Opponent mix."),
+        opponents: str = typer.Option("random:1,greedy:1,heuristic:2", help="Opponent mix (MaskablePPO)."),
+        algo: str = typer.Option("both", help="selfplay, maskable-ppo or both."),
+        model: str = typer.Option("shipped", help="Self-play starts from this model file ('shipped': the "
+                                  "model shipped with the package; '': a fresh network)."),
         json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
     ) -> None:
-        """Training throughput (environment steps/s) of MaskablePPO with DummyVecEnv vs SubprocVecEnv.
+        """Training throughput: decisions (environment steps) per second of the self-play learner
+        (1 and 2 actor processes) and of MaskablePPO (DummyVecEnv, SubprocVecEnv), measured in one run.
 
-        Each setting trains for about ``seconds``; the ratio column compares with the first setting.
+        Each setting trains for about ``seconds``. 'plays/s' counts every seat's plays (self-play
+        plays all seats); 'trained/s' counts the learner's training samples: self-play's plays with a
+        choice, MaskablePPO's environment steps (one catalogue action of its one seat; a play takes 1
+        to 3). The ratio compares trained/s with the first row.
         """
+        import os
+
         from rich.console import Console
         from rich.table import Table
 
-        from .bench import training_throughput
+        from .bench import selfplay_throughput, training_throughput
+        from .scoring_policy import shipped_model_path
 
-        table = Table(title=f"MaskablePPO training throughput, {players} players ({seconds:g} s each)")
-        for col in ("vec env", "envs", "steps", "steps/s", "ratio"):
+        if algo not in ("both", "selfplay", "maskable-ppo"):
+            raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo")
+        if model == "shipped":
+            model = shipped_model_path() if os.path.isfile(shipped_model_path()) else ""
+        table = Table(title=f"Training throughput, {players} players ({seconds:g} s each)")
+        for col in ("learner", "setting", "plays/s", "trained/s", "ratio"):
             table.add_column(col, justify="right")
         from seers_env.cli.bench import check_json_path, write_bench_json
 
         check_json_path(json_path)
         base = None
         results = []
-        for vec, n in (("dummy", 8), ("subproc", 2), ("subproc", 4)):
-            r = training_throughput(vec, n, seconds, players, opponents)
-            base = base or r["steps_per_s"]
-            results.append({"vec_env": vec, "n_envs": n, **r, "ratio": r["steps_per_s"] / base})
-            table.add_row(vec, str(n), f"{r['steps']:,}", f"{r['steps_per_s']:,.0f}",
-                          f"{r['steps_per_s'] / base:.2f}x")
+        if algo in ("both", "selfplay"):
+            for actors in (1, 2):
+                r = selfplay_throughput(seconds, players, actors=actors, init_model=model)
+                base = base or r["trained_per_s"]
+                results.append({"learner": "selfplay", "actors": actors, **r, "ratio": r["trained_per_s"] / base})
+                table.add_row("selfplay", f"{actors} actor{'s' if actors > 1 else ''}",
+                              f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
+                              f"{r['trained_per_s'] / base:.2f}x")
+        if algo in ("both", "maskable-ppo"):
+            for vec, n in (("dummy", 8), ("subproc", 2)):
+                r = training_throughput(vec, n, seconds, players, opponents)
+                base = base or r["steps_per_s"]
+                results.append({"learner": "maskable_ppo", "vec_env": vec, "n_envs": n, **r,
+                                "ratio": r["steps_per_s"] / base})
+                table.add_row("MaskablePPO", f"{vec} x{n}", "n/a", f"{r['steps_per_s']:,.0f}",
+                              f"{r['steps_per_s'] / base:.2f}x")
         Console().print(table)
         if json_path:
-            write_bench_json(json_path, "train", {"seconds": seconds, "players": players,
-                                                  "opponents": opponents}, results)
+            write_bench_json(json_path, "train", {"seconds": seconds, "players": players, "algo": algo,
+                                                  "opponents": opponents, "model": model}, results)

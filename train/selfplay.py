@@ -27,7 +27,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -75,6 +75,8 @@ class SelfPlayConfig:
         hidden, embed: network sizes (:class:`~train.scoring_policy.NetConfig`).
         privileged_critic: the critic also sees every hand (training only).
         threads: torch threads of the learner.
+        init_model: a model file (``.pt``) to start from instead of a warm start (its network sizes
+            are used; it must fit ``n_players`` and ``artifact_deck``).
         overlap: actor processes play the next rollout while the learner updates on the last one, so
             rollouts are one update behind the learner (as in IMPALA/APPO; PPO's ratio uses the
             behaviour policy's stored log-probabilities).
@@ -106,6 +108,7 @@ class SelfPlayConfig:
     privileged_critic: bool = True
     threads: int = 2
     overlap: bool = True
+    init_model: str = ""
 
     def game_config(self) -> GameConfig:
         return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
@@ -523,7 +526,17 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.threads))
     rng = np.random.default_rng(cfg.seed)
-    net = PlayScoringNet(cfg.net_config())
+    if cfg.init_model:
+        from .scoring_policy import ALGORITHM, FEATURE_STRING, load_policy
+        from .model_config import check_model_config
+
+        net, trained_for = load_policy(cfg.init_model)
+        check_model_config(trained_for, source=cfg.init_model, algorithm=ALGORITHM, n_players=cfg.n_players,
+                           artifact_deck=tuple(cfg.artifact_deck), feature_version=FEATURE_STRING)
+        cfg = replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed,
+                      privileged_critic=net.cfg.privileged_critic, imitation_samples=0)
+    else:
+        net = PlayScoringNet(cfg.net_config())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     pool = ActorPool(cfg, int(rng.integers(2**62)), cfg.actors, net)
     summary: dict[str, Any] = {"config": asdict(cfg)}
