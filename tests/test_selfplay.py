@@ -108,3 +108,19 @@ def test_shipped_model_plays_only_legal_plays_at_its_player_counts():
     agent = LearnedAgent(path)
     game = _play_game([agent] * mc.n_players, mc.n_players, seed=4)
     assert game.game_over and len(game.round_scores) == 4
+
+
+def test_untrained_residual_policy_plays_exactly_like_the_heuristic():
+    from agents import make_agent
+
+    net = PlayScoringNet(NetConfig(hidden=16, embed=8, heuristic_prior=True))
+    learned = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)))
+    heuristic = make_agent("heuristic")
+    game = Game(GameConfig(n_players=4), seed=21)
+    for _ in range(300):
+        if game.game_over:
+            break
+        view = SeatView(game, game.current)
+        play = heuristic.act(view)
+        assert learned.act(view) == play
+        game.apply(play)

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from agents.base import Agent
+from agents.heuristic import HeuristicAgent
 from seers_env.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.game import Game
 from seers_env.observation import CARD_BLOCK, MAX_SEATS
@@ -37,6 +38,7 @@ from .model_config import ModelConfig, check_model_config
 MODEL_FORMAT = "seers-play-scoring"
 #: Length of :func:`hidden_hands` (every seat's hand, relative seats, 68 counts each).
 HIDDEN_DIM = MAX_SEATS * CARD_BLOCK
+_HEURISTIC = HeuristicAgent()  # deterministic and stateless: one instance scores for every seat
 
 
 def hidden_hands(game: Game, seat: int) -> np.ndarray:
@@ -53,6 +55,17 @@ def hidden_hands(game: Game, seat: int) -> np.ndarray:
     return out
 
 
+def play_rows(view: SeatView, legal: list[Play], heuristic_prior: bool) -> np.ndarray:
+    """The rows a :class:`PlayScoringNet` scores: :func:`seers_env.features.encode_plays` float32
+    ``(len(legal), PLAY_DIM)``, plus a last column with the heuristic agent's score of each play
+    (:meth:`agents.heuristic.HeuristicAgent.scores`, in points) when ``heuristic_prior``."""
+    rows = encode_plays(view, legal)
+    if not heuristic_prior:
+        return rows
+    prior = np.fromiter((v for v, _ in _HEURISTIC.scores(view)), np.float32, len(legal))
+    return np.concatenate([rows, prior[:, None]], axis=1)
+
+
 def segment_log_softmax(logits: torch.Tensor, segment: torch.Tensor, n_segments: int) -> torch.Tensor:
     """Log-softmax of ``logits`` (float ``(R,)``) within each segment (``segment``: long ``(R,)``,
     values ``0..n_segments-1``): the log-probability of each play among its decision's plays."""
@@ -65,13 +78,22 @@ def segment_log_softmax(logits: torch.Tensor, segment: torch.Tensor, n_segments:
 
 @dataclass
 class NetConfig:
-    """Sizes of :class:`PlayScoringNet` (all ``int``; ``privileged_critic`` a ``bool``)."""
+    """Sizes and options of :class:`PlayScoringNet`.
+
+    ``heuristic_prior``: each play row carries one more column, the heuristic agent's score of the play
+    (:func:`play_rows`), and the logit is ``play_net(...) + prior_scale * score`` with a learnable
+    ``prior_scale`` (initial value ``prior_scale``) and ``play_net``'s last layer initialised to zero, so
+    the untrained policy is a softmax over the heuristic's scores and learning adds a residual (residual
+    policy learning: Silver et al. 2018, arXiv:1812.06298; Johannink et al., ICRA 2019).
+    """
 
     state_dim: int = STATE_DIM
     play_dim: int = PLAY_DIM
     hidden: int = 256
     embed: int = 128
     privileged_critic: bool = True
+    heuristic_prior: bool = False
+    prior_scale: float = 4.0
 
 
 class PlayScoringNet(nn.Module):
@@ -87,19 +109,24 @@ class PlayScoringNet(nn.Module):
         self.play_in = nn.Linear(cfg.play_dim, h)
         self.state_in = nn.Linear(e, h, bias=False)
         self.play_net = nn.Sequential(nn.ReLU(), nn.Linear(h, h // 2), nn.ReLU(), nn.Linear(h // 2, 1))
+        if cfg.heuristic_prior:
+            self.prior_scale = nn.Parameter(torch.tensor(float(cfg.prior_scale)))
+            nn.init.zeros_(self.play_net[-1].weight)
+            nn.init.zeros_(self.play_net[-1].bias)
         critic_in = e + (HIDDEN_DIM if cfg.privileged_critic else 0)
         self.value_net = nn.Sequential(nn.Linear(critic_in, h // 2), nn.ReLU(), nn.Linear(h // 2, 1))
 
     def forward(self, states: torch.Tensor, plays: torch.Tensor, segment: torch.Tensor,
                 hidden: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Args: ``states`` float32 ``(B, state_dim)``, ``plays`` float32 ``(R, play_dim)`` (the legal
-        plays of all B decisions, stacked), ``segment`` long ``(R,)`` (the decision of each row),
+        plays of all B decisions, stacked; ``(R, play_dim + 1)`` with the heuristic prior, see
+        :func:`play_rows`), ``segment`` long ``(R,)`` (the decision of each row),
         ``hidden`` float32 ``(B, HIDDEN_DIM)`` for the privileged critic (zeros when ``None``).
 
         Returns: ``logits`` float32 ``(R,)`` and ``values`` float32 ``(B,)`` (expected round-score
         advantage over the mean opponent, in points / 10)."""
         emb = self.state_net(states)
-        logits = self.play_net(self.play_in(plays) + self.state_in(emb)[segment]).squeeze(1)
+        logits = self._logits(emb, plays, segment)
         if self.cfg.privileged_critic:
             if hidden is None:
                 hidden = torch.zeros(len(states), HIDDEN_DIM)
@@ -108,8 +135,13 @@ class PlayScoringNet(nn.Module):
 
     def score(self, states: torch.Tensor, plays: torch.Tensor, segment: torch.Tensor) -> torch.Tensor:
         """Logits only (no critic): float32 ``(R,)``."""
-        emb = self.state_net(states)
-        return self.play_net(self.play_in(plays) + self.state_in(emb)[segment]).squeeze(1)
+        return self._logits(self.state_net(states), plays, segment)
+
+    def _logits(self, emb: torch.Tensor, plays: torch.Tensor, segment: torch.Tensor) -> torch.Tensor:
+        if self.cfg.heuristic_prior:
+            prior, plays = plays[:, -1], plays[:, :-1]
+        out = self.play_net(self.play_in(plays) + self.state_in(emb)[segment]).squeeze(1)
+        return out + self.prior_scale * prior if self.cfg.heuristic_prior else out
 
 
 #: ``ModelConfig.algorithm`` of play-scoring models.
@@ -230,7 +262,7 @@ class LearnedAgent(Agent):
         self.check_use(view.n_players, view.config.artifact_deck)
         with torch.no_grad():
             state = torch.from_numpy(encode_state(view)).unsqueeze(0)
-            rows = torch.from_numpy(encode_plays(view, legal))
+            rows = torch.from_numpy(play_rows(view, legal, self.net.cfg.heuristic_prior))
             logits = self.net.score(state, rows, torch.zeros(len(legal), dtype=torch.long)).numpy()
         if self.greedy:
             return legal[int(np.argmax(logits))]

@@ -35,11 +35,11 @@ import torch
 
 from agents.base import Agent
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
-from seers_env.features import encode_plays, encode_state
+from seers_env.features import encode_state
 from seers_env.game import Game, GameConfig
 from seers_env.view import SeatView
 
-from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config,
+from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config, play_rows,
                              segment_log_softmax)
 
 REWARD_SCALE = 10.0  # points per reward unit
@@ -74,6 +74,8 @@ class SelfPlayConfig:
         imitation_epochs: passes over those decisions.
         hidden, embed: network sizes (:class:`~train.scoring_policy.NetConfig`).
         privileged_critic: the critic also sees every hand (training only).
+        heuristic_prior: the policy is a learned residual on the heuristic agent's play scores
+            (:class:`~train.scoring_policy.NetConfig`), so it starts at the heuristic's strength.
         threads: torch threads of the learner.
         init_model: a model file (``.pt``) to start from instead of a warm start (its network sizes
             are used; it must fit ``n_players`` and ``artifact_deck``).
@@ -101,11 +103,12 @@ class SelfPlayConfig:
     baseline_seats: float = 0.0
     baseline: str = "heuristic"
     teacher: str = "heuristic"
-    imitation_samples: int = 40_000
+    imitation_samples: int = 0
     imitation_epochs: int = 4
     hidden: int = 256
     embed: int = 128
     privileged_critic: bool = True
+    heuristic_prior: bool = True
     threads: int = 2
     overlap: bool = True
     init_model: str = ""
@@ -114,7 +117,8 @@ class SelfPlayConfig:
         return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
 
     def net_config(self) -> NetConfig:
-        return NetConfig(hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic)
+        return NetConfig(hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic,
+                         heuristic_prior=self.heuristic_prior)
 
     def model_config(self):
         """The :class:`~train.model_config.ModelConfig` recorded in the model file."""
@@ -237,7 +241,7 @@ class Actor:
                     still.append(g)
             if pending:
                 st = [encode_state(v) for _, v, _ in pending]
-                pl = [encode_plays(v, legal) for _, v, legal in pending]
+                pl = [play_rows(v, legal, cfg.heuristic_prior) for _, v, legal in pending]
                 hd = [hidden_hands(v._game, v.seat) for _, v, _ in pending]
                 logits, vals = forward_batch(net, st, pl, hd if cfg.privileged_critic else None)
                 for i, (g, view, legal) in enumerate(pending):
@@ -267,7 +271,8 @@ class Actor:
         offsets[1:] = np.cumsum([len(p) for p in plays])
         return Batch(np.stack(states) if states else np.zeros((0, net.cfg.state_dim), np.float32),
                      np.stack(hidden) if hidden else np.zeros((0, HIDDEN_DIM), np.float32),
-                     np.concatenate(plays) if plays else np.zeros((0, net.cfg.play_dim), np.float32),
+                     np.concatenate(plays) if plays else
+                     np.zeros((0, net.cfg.play_dim + net.cfg.heuristic_prior), np.float32),
                      offsets, np.asarray(actions, np.int64), np.asarray(logps, np.float32),
                      np.asarray(values, np.float32), np.asarray(rewards, np.float32),
                      np.asarray(done, bool), np.asarray(traj, np.int64))
@@ -375,7 +380,7 @@ def teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch:
             if len(legal) > 1:
                 states.append(encode_state(view))
                 hidden.append(hidden_hands(game, seat))
-                plays.append(encode_plays(view, legal))
+                plays.append(play_rows(view, legal, cfg.heuristic_prior))
                 actions.append(next(i for i, p in enumerate(legal) if p[:8] == play[:8]))
                 owner.append(seat)
                 rewards.append(0.0)
@@ -533,8 +538,8 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
         net, trained_for = load_policy(cfg.init_model)
         check_model_config(trained_for, source=cfg.init_model, algorithm=ALGORITHM, n_players=cfg.n_players,
                            artifact_deck=tuple(cfg.artifact_deck), feature_version=FEATURE_STRING)
-        cfg = replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed,
-                      privileged_critic=net.cfg.privileged_critic, imitation_samples=0)
+        cfg = replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed, privileged_critic=net.cfg.privileged_critic,
+                      heuristic_prior=net.cfg.heuristic_prior, imitation_samples=0)
     else:
         net = PlayScoringNet(cfg.net_config())
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
