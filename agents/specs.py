@@ -59,9 +59,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); valid specs: "
                              f"{', '.join(VALID_SPECS)}") from None
     elif name == "learned":
-        from train.scoring_policy import LearnedAgent, shipped_model_path  # lazy: torch only when asked for
+        from train.scoring_policy import LearnedAgent  # lazy: torch only when asked for
 
-        agent = LearnedAgent(arg or shipped_model_path(), seed=seed)
+        agent = LearnedAgent(arg or None, seed=seed)
     elif name == "rllib" and arg:
         from train.rllib_agent import rllib_agent  # lazy: torch, and ray only when asked for
 

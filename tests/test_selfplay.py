@@ -13,7 +13,8 @@ from seers_env import Game, GameConfig  # noqa: E402
 from seers_env.view import SeatView  # noqa: E402
 from train.model_config import ModelConfigError  # noqa: E402
 from train.scoring_policy import (LearnedAgent, NetConfig, PlayScoringNet, load_policy, model_config,  # noqa: E402
-                                  save_policy, segment_log_softmax, shipped_model_path)
+                                  save_policy, segment_log_softmax, shipped_model_path,
+                                  shipped_player_counts)
 from train.selfplay import Actor, Batch, SelfPlayConfig, advantages, train_selfplay  # noqa: E402
 
 
@@ -102,12 +103,20 @@ def test_rollout_with_actor_processes(tmp_path):
     assert summary["train_decisions"] >= 100 and summary["rounds"] >= 2
 
 
-def test_shipped_model_plays_only_legal_plays_at_its_player_counts():
-    path = shipped_model_path()
-    net, mc = load_policy(path)
-    agent = LearnedAgent(path)
-    game = _play_game([agent] * mc.n_players, mc.n_players, seed=4)
-    assert game.game_over and len(game.round_scores) == 4
+def test_shipped_models_play_only_legal_plays_at_their_player_counts():
+    from agents import make_agent
+
+    counts = shipped_player_counts()
+    assert 4 in counts and len(counts) >= 2
+    for n in counts:
+        _, mc = load_policy(shipped_model_path(n))
+        assert mc.n_players == n
+        game = _play_game([make_agent("learned")] + [make_agent("heuristic")] * (n - 1), n, seed=4)
+        assert game.game_over and len(game.round_scores) == 4
+    missing = [n for n in (2, 3, 4, 5) if n not in counts]
+    if missing:
+        with pytest.raises(FileNotFoundError, match="no shipped play-scoring model"):
+            make_agent("learned").check_use(missing[0], GameConfig().artifact_deck)
 
 
 def test_untrained_residual_policy_plays_exactly_like_the_heuristic():

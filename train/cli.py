@@ -261,7 +261,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if algo not in ("both", "selfplay", "maskable-ppo"):
             raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo")
         if model == "shipped":
-            model = shipped_model_path() if os.path.isfile(shipped_model_path()) else ""
+            model = shipped_model_path(players) if os.path.isfile(shipped_model_path(players)) else ""
         table = Table(title=f"Training throughput, {players} players ({seconds:g} s each)")
         for col in ("learner", "setting", "plays/s", "trained/s", "ratio"):
             table.add_column(col, justify="right")

@@ -191,9 +191,18 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
     return net, ModelConfig.from_dict(blob["model_config"])
 
 
-def shipped_model_path() -> str:
-    """Path of the play-scoring model shipped with the package (``train/models/learned.pt``)."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "learned.pt")
+#: Folder of the models shipped with the package, one per player count: ``learned_<n>p.pt``.
+SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
+
+
+def shipped_model_path(n_players: int = 4) -> str:
+    """Path of the shipped play-scoring model for ``n_players`` (``train/models/learned_<n>p.pt``)."""
+    return os.path.join(SHIPPED_DIR, f"learned_{n_players}p.pt")
+
+
+def shipped_player_counts() -> list[int]:
+    """Player counts that have a shipped model."""
+    return [n for n in (2, 3, 4, 5) if os.path.isfile(shipped_model_path(n))]
 
 
 _CACHE: dict[str, tuple[PlayScoringNet, ModelConfig]] = {}
@@ -212,7 +221,8 @@ class LearnedAgent(Agent):
     from its softmax.
 
     Args:
-        model: a model file path, or ``(net, model_config)``.
+        model: a model file path, ``(net, model_config)``, or ``None`` for the models shipped with the
+            package (:func:`shipped_model_path`; the one for the table's player count is used).
         greedy: argmax (default) or sample.
         seed: seed of the sampling generator.
         allow_off_config: play at another table (players, artifact deck) than the model was trained
@@ -226,30 +236,46 @@ class LearnedAgent(Agent):
 
     name = "learned"
 
-    def __init__(self, model: str | tuple[PlayScoringNet, ModelConfig], greedy: bool = True,
+    def __init__(self, model: str | tuple[PlayScoringNet, ModelConfig] | None = None, greedy: bool = True,
                  seed: int | None = None, allow_off_config: bool = False):
         super().__init__(seed)
+        self.path: str | None = None
+        self.net: PlayScoringNet | None = None
+        self.config: ModelConfig | None = None
         if isinstance(model, tuple):
             self.net, self.config = model
             self.path = "model"
-        else:
+        elif model is not None:
             self.path = os.fspath(model)
             self.net, self.config = cached_policy(self.path)
+        elif not shipped_player_counts():
+            raise FileNotFoundError(f"no shipped play-scoring model in {SHIPPED_DIR!r}; train one with "
+                                    f"seers train and use learned:<path to model.pt>")
         self.greedy = greedy
         self.allow_off_config = allow_off_config
         self._checked: tuple | None = None
 
     def __deepcopy__(self, memo):  # tournaments copy agents per game: share the (read-only) network
-        other = LearnedAgent((self.net, self.config), self.greedy, None, self.allow_off_config)
-        other.path, other.name, other._checked = self.path, self.name, self._checked
+        other = LearnedAgent.__new__(LearnedAgent)
+        other.__dict__.update(self.__dict__)
+        other.rng = np.random.default_rng()
         return other
 
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model
-        was trained for (one warning instead with ``allow_off_config``)."""
+        was trained for (one warning instead with ``allow_off_config``). With the shipped models, load
+        the one for ``n_players`` (``FileNotFoundError`` naming the player counts that have one)."""
         key = (n_players, tuple(artifact_deck))
         if self._checked == key:
             return
+        if self.path is None or self.path.startswith(SHIPPED_DIR):
+            path = shipped_model_path(n_players)
+            if not os.path.isfile(path):
+                raise FileNotFoundError(f"no shipped play-scoring model for {n_players} players (shipped: "
+                                        f"{shipped_player_counts()} players); train one with seers train "
+                                        f"--players {n_players}")
+            self.path = path
+            self.net, self.config = cached_policy(path)
         check_model_config(self.config, source=self.path, algorithm=ALGORITHM, n_players=n_players,
                            artifact_deck=tuple(artifact_deck), feature_version=FEATURE_STRING,
                            allow_off_config=self.allow_off_config)
