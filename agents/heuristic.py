@@ -66,7 +66,7 @@ def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -
     w = WEIGHTS if weights is None else {**WEIGHTS, **weights}
     if not hand:
         return w["out"]
-    _, plays = plays_needed(hand)
+    _, plays = plays_needed(tuple(hand))
     suited = [c for c in hand if c < WILD]
     wilds = hand.count(WILD)
     kinds = [c - FIRST_ARTIFACT for c in hand if c > WILD]

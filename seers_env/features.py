@@ -152,10 +152,12 @@ def fewest_melds(suited) -> int:
     return fewest_melds_mask(suited_mask(suited))
 
 
-def plays_needed(hand) -> tuple[int, int]:
+@lru_cache(maxsize=1 << 16)
+def plays_needed(hand: tuple[int, ...]) -> tuple[int, int]:
     """``(melds, plays)``: the fewest melds the suited cards split into, and the plays the whole hand
     still needs (those melds, one for wilds alone, one per artifact that cannot ride along with them,
-    one per artifact played alone: Rod, Gift, Highest Single; section 6)."""
+    one per artifact played alone: Rod, Gift, Highest Single; section 6). ``hand``: a tuple of card ids
+    (memoised)."""
     melds = fewest_melds_mask(suited_mask(hand))
     wilds = ride = alone = 0
     for c in hand:

@@ -98,8 +98,8 @@ def test_state_history_and_unseen_cards():
 
 
 def test_plays_needed_counts_artifacts_and_wilds():
-    assert plays_needed([]) == (0, 0)
-    assert plays_needed([WILD]) == (0, 1)  # wilds alone form a meld
+    assert plays_needed(()) == (0, 0)
+    assert plays_needed((WILD,)) == (0, 1)  # wilds alone form a meld
     assert fewest_melds([0, 1, 2]) == 1  # a Suited Run of three
     assert fewest_melds([0, 12, 24]) == 1  # a Matching Set of three
     assert fewest_melds([0, 13, 26]) == 3  # three values, three suits
