@@ -462,6 +462,7 @@ class ActorPool:
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_actor_main, args=(child, cfg, seeds[i]), daemon=True)
             proc.start()
+            child.close()  # the actor holds it: if the actor dies, recv() raises instead of waiting forever
             self.conns.append(parent)
             self.procs.append(proc)
         self.decisions = 0
@@ -480,7 +481,7 @@ class ActorPool:
             batch = self.local.collect()
             self.decisions, self.rounds = self.local.decisions, self.local.rounds_played
             return batch
-        out = [c.recv() for c in self.conns]
+        out = [self._recv(i) for i in range(len(self.conns))]
         self.decisions = sum(o[1] for o in out)
         self.rounds = sum(o[2] for o in out)
         return concat_batches([o[0] for o in out])
@@ -497,7 +498,15 @@ class ActorPool:
         share = -(-samples // len(self.conns))
         for c, s in zip(self.conns, seeds):
             c.send(("teacher", share, int(s.generate_state(1)[0])))
-        return concat_batches([c.recv() for c in self.conns])
+        return concat_batches([self._recv(i) for i in range(len(self.conns))])
+
+    def _recv(self, i: int):
+        try:
+            return self.conns[i].recv()
+        except (EOFError, ConnectionError):
+            code = self.procs[i].exitcode
+            raise RuntimeError(f"self-play actor process {i} died (exit code {code}); see its error "
+                               f"above") from None
 
     def close(self) -> None:
         for c in self.conns:
