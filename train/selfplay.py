@@ -91,7 +91,7 @@ class SelfPlayConfig:
     decisions: int | None = None
     games_in_flight: int = 32
     actors: int = 2
-    lr: float = 3e-4
+    lr: float = 1e-4
     epochs: int = 3
     minibatch: int = 1024
     clip: float = 0.2
@@ -100,7 +100,7 @@ class SelfPlayConfig:
     gamma: float = 1.0
     gae_lambda: float = 0.95
     max_grad_norm: float = 0.5
-    baseline_seats: float = 0.0
+    baseline_seats: float = 0.5
     baseline: str = "heuristic"
     teacher: str = "heuristic"
     imitation_samples: int = 0
