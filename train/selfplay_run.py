@@ -97,6 +97,12 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
                     writer.add_scalar(f"selfplay/{k}", v, stats["train_decisions"])
 
     model_path = run_dir / "model.pt"
+    budget = f"{cfg.minutes:g} minutes" if cfg.minutes is not None else f"{cfg.decisions:,} decisions"
+    warm = (f"a warm start on {cfg.imitation_samples:,} {cfg.teacher} decisions, then "
+            if cfg.imitation_samples else "")
+    echo(f"Training {run_dir}: {warm}self-play PPO for {budget} ({cfg.n_players} players, "
+         f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation deals "
+         f"x {cfg.n_players} seat rotations per baseline")
     t0 = time.perf_counter()
     net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,
                                   on_iteration=on_iteration)
@@ -113,7 +119,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             echo(f"final evaluation: learned vs {cfg.n_players - 1} x {spec}, {final_games} deals x "
                  f"{cfg.n_players} seat rotations ...")
             tour = run_tournament([agent] + [spec] * (cfg.n_players - 1), games=final_games, seed=eval_seed,
-                                  workers=workers, n_rounds=4, progress=False,
+                                  workers=workers, n_rounds=4, progress=True,
                                   artifact_deck=tuple(cfg.artifact_deck))
             result.evaluation.append((spec, tour))
             result.paired.append(paired_differences(tour, spec)["agents"]["learned"] | {"baseline": spec})
