@@ -91,6 +91,56 @@ def doudizhu_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
+#: Parts of an AEC env step: (name, module file, function names), and each part's share of a cProfile
+#: of 20,000 env steps before the engine was compiled (pure-Python engine, quiet 2-core machine).
+PROFILE_PARTS = (
+    ("legal-play generation", "moves.py", ("legal_plays",), 0.36),
+    ("catalogue codes", "actions.py", ("main_code", "main_codes_of_keys"), 0.08),
+    ("observation", "observation.py", ("observe",), 0.16),
+    ("Decision (codes, mask)", "actions.py", ("__init__", "mask"), None),
+    ("Game.apply", "game.py", ("apply",), None),
+)
+
+
+def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dict[str, float]:
+    """cProfile of ``steps`` AEC env steps of random legal play: ``{part: cumulative seconds}`` for each
+    part of :data:`PROFILE_PARTS`, plus ``"total"`` (profiled seconds) and ``"steps"``."""
+    import cProfile
+    import pstats
+
+    from ..seers_catalog_v0 import env
+
+    e = env(n_players=n_players)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+
+    def run() -> None:
+        done = 0
+        while done < steps:
+            if not e.agents:
+                e.reset()
+                continue
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].astype(bool))
+            e.step(int(legal[int(rng.integers(len(legal)))]))
+            done += 1
+
+    profiler = cProfile.Profile()
+    profiler.runcall(run)
+    stats = pstats.Stats(profiler)
+    out = {name: 0.0 for name, *_ in PROFILE_PARTS}
+    for (path, _, func), (_, _, _, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        for name, module, funcs, _ in PROFILE_PARTS:
+            if path.endswith(module) and func in funcs:
+                out[name] += cumulative
+    out["total"] = stats.total_tt  # type: ignore[attr-defined]
+    out["steps"] = float(steps)
+    return out
+
+
 def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None]:
     """``{"seers_catalog_v0": steps/s, "texas_holdem_v4": ..., "rlcard_doudizhu": ...}``; ``None`` for a
     peer that is not installed."""
@@ -111,6 +161,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
         seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
+        profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
+                                                 "part, and its share then and before the compiled engine."),
     ) -> None:
         """Random legal play (observations and masks included) on seers_catalog_v0 (4 players), our
         batch API with 256 games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and
@@ -145,6 +197,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 ratio = ours / r[peer]
                 verdict = "met" if ratio >= target else "NOT met"
                 console.print(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+        if profile:
+            parts = profile_parts(seed=seed)
+            ptable = Table(title=f"cProfile of {parts['steps']:,.0f} AEC steps ({parts['total']:.1f} s "
+                                 f"profiled)")
+            for col in ("part", "us/step", "share", "share before"):
+                ptable.add_column(col, justify="right")
+            for name, _, _, before in PROFILE_PARTS:
+                ptable.add_row(name, f"{1e6 * parts[name] / parts['steps']:.1f}",
+                               f"{parts[name] / parts['total']:.0%}", "-" if before is None else f"{before:.0%}")
+            console.print(ptable)
         if json_path:
             results = {name: {"steps_per_s": value, "aec_ratio": None if not value else ours / value,
                               "vector_ratio": None if not value else vec / value,
