@@ -123,12 +123,23 @@ def test_bench_train_json(tmp_path, monkeypatch):
         calls.append((vec, n))
         return {"steps": 100 * n, "steps_per_s": 10.0 * n, "seconds": seconds}
 
+    def fake_selfplay(seconds, players, actors, init_model):
+        return {"decisions": 1000 * actors, "trained": 400 * actors, "seconds": seconds,
+                "decisions_per_s": 100.0 * actors, "trained_per_s": 40.0 * actors}
+
     monkeypatch.setattr(train.bench, "training_throughput", fake)
+    monkeypatch.setattr(train.bench, "selfplay_throughput", fake_selfplay)
     out = tmp_path / "train.json"
-    result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--json", str(out)])
+    result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "maskable-ppo", "--json", str(out)])
     assert result.exit_code == 0, result.output
     data = _strict(out)
     assert [(r["vec_env"], r["n_envs"]) for r in data["results"]] == calls
     assert data["results"][0]["ratio"] == 1.0 and data["results"][1]["ratio"] == 0.25
+    both = tmp_path / "both.json"
+    result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--model", "", "--json", str(both)])
+    assert result.exit_code == 0, result.output
+    rows = _strict(both)["results"]
+    assert [r["learner"] for r in rows] == ["selfplay", "selfplay", "maskable_ppo", "maskable_ppo"]
+    assert rows[1]["ratio"] == 2.0  # trained decisions/s against the first row
     missing = runner.invoke(app, ["bench", "engine", "--seconds", "1", "--json", str(tmp_path / "no" / "x.json")])
     assert missing.exit_code != 0 and "does not exist" in missing.output
