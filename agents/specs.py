@@ -61,7 +61,10 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     elif name == "learned":
         from train.scoring_policy import LearnedAgent  # lazy: torch only when asked for
 
-        agent = LearnedAgent(arg or None, seed=seed)
+        try:
+            agent = LearnedAgent(arg or None, seed=seed)
+        except FileNotFoundError as err:
+            raise ValueError(f"agent spec {spec!r}: {err}") from None
     elif name == "rllib" and arg:
         from train.rllib_agent import rllib_agent  # lazy: torch, and ray only when asked for
 

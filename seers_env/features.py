@@ -195,7 +195,8 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
 
     Args:
         view: the acting seat's view (its hand, the trick, hand sizes).
-        plays: the plays to encode; default ``view.legal_plays()`` (row ``i`` is play ``i``).
+        plays: the plays to encode, taken from ``legal_plays()`` (other fields are not checked);
+            default ``view.legal_plays()`` (row ``i`` is play ``i``; empty when the seat is not to act).
 
     Returns:
         A new array (never shared with the game).
@@ -259,24 +260,34 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
 
 
 def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
-    """Suited cards of this round's deck that ``seat`` has not seen, and wilds not yet seen."""
+    """Suited cards of this round's deck that ``seat`` has not seen, and the wilds it cannot place.
+
+    A card is seen when it is in the seat's hand, was played this round (face-up) or is publicly known
+    in another hand (taken with the Rod). Wilds are counted: all dealt wilds minus those in the seat's
+    hand, publicly known in other hands, on the table this trick or discarded with won tricks.
+    """
     n = game.n_players
     _, max_value, _ = SETUP_BY_PLAYERS[n]
-    seen = np.zeros(N_SUITED + 1, dtype=np.int16)
+    seen = np.zeros(N_SUITED, dtype=bool)
+    wilds = n * WILDS_PER_PLAYER - game.hands[seat].count(WILD) - game.discards.count(WILD)
     for c in game.hands[seat]:
-        if c <= WILD:
-            seen[c] += 1
+        if c < N_SUITED:
+            seen[c] = True
     for s in range(n):
         for c in game.played[s]:
-            if c <= WILD:
-                seen[c] += 1
+            if c < N_SUITED:
+                seen[c] = True
         if s != seat:
             for c in game.known[s]:
-                if c <= WILD:
-                    seen[c] += 1
+                if c < N_SUITED:
+                    seen[c] = True
+                elif c == WILD:
+                    wilds -= 1
+    for _, p in game.trick:
+        wilds -= p.wilds
     unseen = [suit * N_VALUES + v for suit in game.suits for v in range(max_value - 1)
               if not seen[suit * N_VALUES + v]]
-    return unseen, max(0, n * WILDS_PER_PLAYER - int(seen[WILD]))
+    return unseen, max(0, wilds)
 
 
 def encode_state(view: SeatView) -> np.ndarray:
@@ -284,8 +295,8 @@ def encode_state(view: SeatView) -> np.ndarray:
 
     ``observation`` is :func:`seers_env.observation.observe` without a pending decision;
     ``unseen_suited`` marks the suited cards of this round's deck that the seat has not seen (not in its
-    hand, not played, not publicly picked up; rules section 3), ``unseen_wilds`` counts wilds not seen /
-    5; ``history`` holds the round's last :data:`HISTORY_LEN` plays, newest first, each as
+    hand, not played, not publicly picked up; rules section 3), ``unseen_wilds`` counts the wilds it
+    cannot place (not in its hand, not known in another hand, not on the table or discarded) / 5; ``history`` holds the round's last :data:`HISTORY_LEN` plays, newest first, each as
     ``[present, relative seat one-hot (5), kind one-hot (4), meld type one-hot (3), size / 12,
     rank / 27, wilds, artifact kind one-hot (7), effect used]``.
     """

@@ -392,6 +392,11 @@ class SessionStore:
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         game = Game(config, seed=seed)
         agents = {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in zip(agent_seats, specs)}
+        for s, agent in agents.items():  # e.g. a learned model of another table: refused before any play
+            try:
+                agent.check_use(players, config.artifact_deck)
+            except (ValueError, OSError) as err:
+                raise WebError(f"agent {agent.name!r} cannot play at this table: {err}") from None
         names = ["you" if s == seat else agents[s].name for s in range(players)]
         return self._add(Session(secrets.token_hex(4), mode, game, names, agents, seat, seed))
 

@@ -115,3 +115,12 @@ def test_bad_play_is_a_clear_error():
     with pytest.raises(ValueError, match="does not hold"):
         encode_plays(view, foreign[:1])
     assert FEATURE_VERSION >= 1
+
+
+@pytest.mark.parametrize("n_players", [2, 4, 5])
+def test_unseen_wilds_count_the_wilds_the_seat_cannot_place(n_players):
+    off, _ = S["unseen_wilds"]
+    for game, legal in _states(n_players, 600, seed=40 + n_players):
+        seat = game.current
+        truth = sum(game.hands[s].count(WILD) - game.known[s].count(WILD) for s in range(n_players) if s != seat)
+        assert round(float(encode_state(SeatView(game, seat))[off]) * 5) == truth

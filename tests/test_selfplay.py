@@ -115,7 +115,7 @@ def test_shipped_models_play_only_legal_plays_at_their_player_counts():
         assert game.game_over and len(game.round_scores) == 4
     missing = [n for n in (2, 3, 4, 5) if n not in counts]
     if missing:
-        with pytest.raises(FileNotFoundError, match="no shipped play-scoring model"):
+        with pytest.raises(ModelConfigError, match="no shipped play-scoring model"):
             make_agent("learned").check_use(missing[0], GameConfig().artifact_deck)
 
 
@@ -133,3 +133,22 @@ def test_untrained_residual_policy_plays_exactly_like_the_heuristic():
         play = heuristic.act(view)
         assert learned.act(view) == play
         game.apply(play)
+
+
+@pytest.mark.parametrize("bad", [dict(games_in_flight=0), dict(minutes=None), dict(minutes=-1.0),
+                                 dict(minutes=None, decisions=-5), dict(actors=-1), dict(minibatch=0),
+                                 dict(baseline_seats=1.5), dict(epochs=0), dict(hidden=0), dict(n_players=6),
+                                 dict(artifact_deck=("no_such_artifact",))])
+def test_bad_selfplay_settings_are_refused_up_front(bad):
+    with pytest.raises(ValueError):
+        SelfPlayConfig(**bad)
+
+
+def test_learned_path_inside_the_models_folder_is_never_swapped(tmp_path):
+    net = PlayScoringNet(NetConfig(hidden=16, embed=8))
+    path = tmp_path / "mine.pt"
+    save_policy(net, model_config(4, GameConfig().artifact_deck), path)
+    agent = LearnedAgent(str(path))
+    with pytest.raises(ModelConfigError, match="n_players"):
+        agent.check_use(3, GameConfig().artifact_deck)
+    assert agent.path == str(path) and not agent.shipped

@@ -48,36 +48,38 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                              "played by --baseline instead of the policy (not trained on)."),
         baseline: str = typer.Option(_SELFPLAY.baseline, help="selfplay: Agent spec of those seats."),
         hidden: int = typer.Option(_SELFPLAY.hidden, help="selfplay: Hidden layer width."),
+        init_model: str = typer.Option("", help="selfplay: Start from this model file (runs/<run>/model.pt, "
+                                       "same players and deck) instead of the heuristic-residual start."),
         teacher: str = typer.Option(None, help="Agent cloned by the warm start: heuristic (selfplay "
                                     "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
                                     "Same as --imitation-teacher."),
-        steps: int = typer.Option(_DEFAULTS.total_timesteps, help="Training budget in environment steps "
+        steps: int = typer.Option(_DEFAULTS.total_timesteps, help="maskable-ppo: Training budget in environment steps "
                                   "(learner decisions); with --resume, the total to reach."),
-        opponents: str = typer.Option(DEFAULT_MIX, help="Opponent mix 'spec:weight,...'; specs: self "
+        opponents: str = typer.Option(DEFAULT_MIX, help="maskable-ppo: Opponent mix 'spec:weight,...'; specs: self "
                                       "(snapshots of the learner), random, greedy, heuristic, ismcts..."),
-        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), help="Hidden layer sizes of the "
+        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), help="maskable-ppo: Hidden layer sizes of the "
                                 "policy and value networks."),
         out: str = typer.Option(_DEFAULTS.out, help="Folder that holds the run folders."),
         name: str = typer.Option("", help="Run folder name (default: a time stamp)."),
-        envs: int = typer.Option(_DEFAULTS.n_envs, help="Environments stepped in parallel."),
-        vec_env: str = typer.Option(_DEFAULTS.vec_env, help="'dummy' (one process) or 'subproc'."),
-        rounds: int = typer.Option(_DEFAULTS.n_rounds, help="Rounds per game (episode)."),
+        envs: int = typer.Option(_DEFAULTS.n_envs, help="maskable-ppo: Environments stepped in parallel."),
+        vec_env: str = typer.Option(_DEFAULTS.vec_env, help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
+        rounds: int = typer.Option(_DEFAULTS.n_rounds, help="maskable-ppo: Rounds per game (episode)."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         seed: int = typer.Option(_DEFAULTS.seed, help="Seeds everything: environments, league, PPO, evaluation."),
-        eval_every: int = typer.Option(_DEFAULTS.eval_every, help="Steps between evaluations (0: none)."),
-        eval_games: int = typer.Option(_DEFAULTS.eval_games, help="Deals per evaluation during training."),
+        eval_every: int = typer.Option(_DEFAULTS.eval_every, help="maskable-ppo: Steps between evaluations (0: none)."),
+        eval_games: int = typer.Option(_DEFAULTS.eval_games, help="maskable-ppo: Deals per evaluation during training."),
         final_games: int = typer.Option(200,
                                         help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
         eval_agents: str = typer.Option(None, help="Baselines to evaluate against (default: selfplay "
                                         "heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
-        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, help="Steps between checkpoints."),
-        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, help="Steps between self-play snapshots."),
+        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, help="maskable-ppo: Steps between checkpoints."),
+        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, help="maskable-ppo: Steps between self-play snapshots."),
         learning_rate: float = typer.Option(None, help=f"Adam learning rate (default: selfplay "
                                             f"{_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g})."),
-        n_steps: int = typer.Option(_DEFAULTS.n_steps, help="PPO rollout length per environment."),
-        batch_size: int = typer.Option(_DEFAULTS.batch_size, help="PPO minibatch size."),
+        n_steps: int = typer.Option(_DEFAULTS.n_steps, help="maskable-ppo: PPO rollout length per environment."),
+        batch_size: int = typer.Option(_DEFAULTS.batch_size, help="maskable-ppo: PPO minibatch size."),
         epochs: int = typer.Option(None, help=f"PPO epochs per update (default: selfplay "
                                    f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs})."),
         imitation_samples: int = typer.Option(None, help=f"Teacher decisions to clone before PPO "
@@ -91,9 +93,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                               help="Agent cloned by the warm start: heuristic, greedy or "
                                                    "random."),
         workers: int = typer.Option(_DEFAULTS.workers, help="Processes of the evaluation tournaments."),
-        resume: str = typer.Option(None, help="Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
+        resume: str = typer.Option(None, help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
-        progress: bool = typer.Option(True, help="Show progress bars."),
+        progress: bool = typer.Option(True, help="maskable-ppo: Show progress bars."),
         num_env_runners: int = typer.Option(1, help="rllib: Sampling processes (0: in the driver)."),
         envs_per_runner: int = typer.Option(4, help="rllib: Environments per env runner."),
         address: str = typer.Option(None, help="rllib: Join a Ray cluster: auto (started with ray start "
@@ -110,11 +112,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     ) -> None:
         """Train an agent against the baselines, then evaluate it in a duplicate tournament.
 
-        Default (--algo selfplay): clone the heuristic (warm start), then all-seat self-play PPO of the
-        play-scoring policy for --minutes; writes runs/<name>/ with model.pt (agent spec
+        Default (--algo selfplay): self-play PPO of the play-scoring policy, a learned residual on the
+        heuristic's play scores, for --minutes, with half the seats played by the heuristic
+        (--baseline-seats); writes runs/<name>/ with model.pt (agent spec
         learned:runs/<name>/model.pt), tb/, config.json, eval.json and summary.json, and prints the
         learned agent's paired per-deal difference from each baseline with its 95% interval.
-        Options marked selfplay: apply to it only; the others without a mark to both.
+        Options whose help starts with "selfplay:", "maskable-ppo:" or "rllib:" apply to that learner only.
 
         --algo maskable-ppo: clone the heuristic, then MaskablePPO against a league of baselines and
         its own snapshots; writes model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
@@ -136,12 +139,26 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 eval_agents=eval_agents, workers=workers)
             return
         if algo == "selfplay":
+            ppo_only = {"--steps": (steps, _DEFAULTS.total_timesteps), "--opponents": (opponents, DEFAULT_MIX),
+                        "--net": (net, ",".join(map(str, _DEFAULTS.net_arch))), "--envs": (envs, _DEFAULTS.n_envs),
+                        "--vec-env": (vec_env, _DEFAULTS.vec_env), "--rounds": (rounds, _DEFAULTS.n_rounds),
+                        "--eval-every": (eval_every, _DEFAULTS.eval_every),
+                        "--eval-games": (eval_games, _DEFAULTS.eval_games),
+                        "--checkpoint-every": (checkpoint_every, _DEFAULTS.checkpoint_every),
+                        "--snapshot-every": (snapshot_every, _DEFAULTS.snapshot_every),
+                        "--n-steps": (n_steps, _DEFAULTS.n_steps), "--batch-size": (batch_size, _DEFAULTS.batch_size),
+                        "--resume": (resume, None), "--no-progress": (progress, True)}
+            given = [flag for flag, (value, default) in ppo_only.items() if value != default]
+            if given:
+                raise typer.BadParameter(f"{', '.join(given)} only apply to --algo maskable-ppo; the self-play "
+                                         f"learner's budget is --minutes or --decisions, and a self-play run "
+                                         f"continues from a model with --init-model runs/<run>/model.pt")
             _train_selfplay(
                 players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
                 games_in_flight=games_in_flight, actors=actors, lr=learning_rate, epochs=epochs,
                 minibatch=minibatch, clip=clip, ent_coef=ent_coef, baseline_seats=baseline_seats,
                 baseline=baseline, teacher=teacher, imitation_samples=imitation_samples,
-                imitation_epochs=imitation_epochs, hidden=hidden, out=out, name=name,
+                imitation_epochs=imitation_epochs, hidden=hidden, init_model=init_model, out=out, name=name,
                 final_games=final_games, eval_agents=eval_agents, workers=workers, force=force)
             return
         learning_rate = _DEFAULTS.learning_rate if learning_rate is None else learning_rate
@@ -192,7 +209,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, lr, epochs,
                         minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,
-                        imitation_epochs, hidden, out, name, final_games, eval_agents, workers,
+                        imitation_epochs, hidden, init_model, out, name, final_games, eval_agents, workers,
                         force) -> None:
         from agents.tournament import print_table
         from seers_env import DEFAULT_ARTIFACT_DECK
@@ -210,7 +227,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 teacher=teacher or d.teacher,
                 imitation_samples=d.imitation_samples if imitation_samples is None else imitation_samples,
                 imitation_epochs=d.imitation_epochs if imitation_epochs is None else imitation_epochs,
-                hidden=hidden, threads=d.threads)
+                hidden=hidden, threads=d.threads, init_model=init_model)
             specs = tuple(s.strip() for s in (eval_agents or "heuristic").split(",") if s.strip())
             result = run_selfplay(cfg, out=out, name=name, final_games=final_games, final_specs=specs,
                                   workers=workers, force=force, echo=typer.echo)

@@ -32,7 +32,7 @@ from seers_env.observation import CARD_BLOCK, MAX_SEATS
 from seers_env.plays import Play
 from seers_env.view import SeatView
 
-from .model_config import ModelConfig, check_model_config
+from .model_config import ModelConfig, ModelConfigError, check_model_config
 
 #: ``format`` field of a model file.
 MODEL_FORMAT = "seers-play-scoring"
@@ -185,10 +185,16 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
         raise ValueError(f"{path!r} is not a play-scoring model file (format "
                          f"{blob.get('format') if isinstance(blob, dict) else type(blob).__name__!r}, "
                          f"expected {MODEL_FORMAT!r})")
-    net = PlayScoringNet(NetConfig(**blob["net"]))
-    net.load_state_dict(blob["state_dict"])
+    try:
+        net = PlayScoringNet(NetConfig(**blob["net"]))
+        net.load_state_dict(blob["state_dict"])
+        config = ModelConfig.from_dict(blob["model_config"])
+    except (TypeError, KeyError, RuntimeError, ValueError) as err:
+        raise ValueError(f"{path!r} is a damaged play-scoring model file ({type(err).__name__}: {err})") from None
+    if not all(torch.isfinite(v).all() for v in net.state_dict().values()):
+        raise ValueError(f"{path!r} holds non-finite weights (a diverged training run?)")
     net.eval()
-    return net, ModelConfig.from_dict(blob["model_config"])
+    return net, config
 
 
 #: Folder of the models shipped with the package, one per player count: ``learned_<n>p.pt``.
@@ -230,8 +236,9 @@ class LearnedAgent(Agent):
 
     Raises:
         FileNotFoundError, ValueError: see :func:`load_policy`.
-        train.model_config.ModelConfigError: (at the first decision, or from :meth:`check_use`) the
-            table is not the one the model was trained for.
+        train.model_config.ModelConfigError: (a ``ValueError``; at the first decision, or from
+            :meth:`check_use`) the table is not the one the model was trained for, or no shipped model
+            fits it.
     """
 
     name = "learned"
@@ -240,6 +247,7 @@ class LearnedAgent(Agent):
                  seed: int | None = None, allow_off_config: bool = False):
         super().__init__(seed)
         self.path: str | None = None
+        self.shipped = model is None  # the table's shipped model is loaded at the first check_use
         self.net: PlayScoringNet | None = None
         self.config: ModelConfig | None = None
         if isinstance(model, tuple):
@@ -268,12 +276,12 @@ class LearnedAgent(Agent):
         key = (n_players, tuple(artifact_deck))
         if self._checked == key:
             return
-        if self.path is None or self.path.startswith(SHIPPED_DIR):
+        if self.shipped:
             path = shipped_model_path(n_players)
             if not os.path.isfile(path):
-                raise FileNotFoundError(f"no shipped play-scoring model for {n_players} players (shipped: "
-                                        f"{shipped_player_counts()} players); train one with seers train "
-                                        f"--players {n_players}")
+                raise ModelConfigError(f"no shipped play-scoring model for {n_players} players (shipped: "
+                                       f"{shipped_player_counts()} players); train one with seers train "
+                                       f"--players {n_players} and use learned:<path to model.pt>")
             self.path = path
             self.net, self.config = cached_policy(path)
         check_model_config(self.config, source=self.path, algorithm=ALGORITHM, n_players=n_players,
@@ -283,6 +291,8 @@ class LearnedAgent(Agent):
 
     def act(self, view: SeatView) -> Play:
         legal = view.legal_plays()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal play (not its turn, or the game is over)")
         if len(legal) == 1:
             return legal[0]
         self.check_use(view.n_players, view.config.artifact_deck)

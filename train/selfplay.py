@@ -49,6 +49,8 @@ REWARD_SCALE = 10.0  # points per reward unit
 class SelfPlayConfig:
     """Hyperparameters of :func:`train_selfplay` (each is a ``seers train`` flag of the same name).
 
+    Raises ``ValueError`` on construction for a bad value (the message names the field and the range).
+
     Attributes:
         n_players: players per game (2..5).
         artifact_deck: artifact kind keys; ``()`` for the variant without artifacts.
@@ -112,6 +114,39 @@ class SelfPlayConfig:
     threads: int = 2
     overlap: bool = True
     init_model: str = ""
+
+    def __post_init__(self) -> None:
+        """Raise ``ValueError`` naming the bad field and what is allowed (nothing is run)."""
+        def bad(name: str, allowed: str) -> ValueError:
+            return ValueError(f"{name}={getattr(self, name)!r} is not allowed; use {allowed}")
+
+        def number(x) -> bool:
+            return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
+
+        if (self.minutes is None) == (self.decisions is None):
+            raise ValueError(f"give exactly one budget: minutes={self.minutes!r}, decisions={self.decisions!r}")
+        if self.minutes is not None and not (number(self.minutes) and self.minutes > 0):
+            raise bad("minutes", "a number of minutes > 0")
+        if self.decisions is not None and not (isinstance(self.decisions, int) and self.decisions > 0):
+            raise bad("decisions", "an integer > 0")
+        for name, low in (("games_in_flight", 1), ("actors", 0), ("epochs", 1), ("minibatch", 1),
+                          ("imitation_samples", 0), ("imitation_epochs", 1), ("hidden", 2), ("embed", 1),
+                          ("threads", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise bad(name, f"an integer >= {low}")
+        if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):
+            raise bad("baseline_seats", "a fraction in [0, 1) (at least one seat learns)")
+        for name in ("lr", "clip"):
+            if not (number(getattr(self, name)) and getattr(self, name) > 0):
+                raise bad(name, "a number > 0")
+        for name in ("ent_coef", "vf_coef", "max_grad_norm"):
+            if not (number(getattr(self, name)) and getattr(self, name) >= 0):
+                raise bad(name, "a number >= 0")
+        for name in ("gamma", "gae_lambda"):
+            if not (number(getattr(self, name)) and 0 <= getattr(self, name) <= 1):
+                raise bad(name, "a number in [0, 1]")
+        self.game_config()  # players and deck
 
     def game_config(self) -> GameConfig:
         return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
@@ -579,7 +614,8 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
         while True:
             batch = pool.finish()
             now = time.perf_counter()
-            done = (deadline is not None and now >= deadline) or (budget is not None and trained >= budget)
+            done = ((deadline is not None and now >= deadline)
+                    or (budget is not None and trained + len(batch) >= budget))
             if not done and cfg.overlap:
                 pool.start(net)  # actors play the next rollout while the learner updates (one update stale)
             net.train()
@@ -597,9 +633,7 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
                          if batch.done.any() else 0.0)
             if on_iteration is not None:
                 on_iteration(it, net, stats)
-            if done:
-                break
-            if now - last_log >= progress_every:
+            if done or now - last_log >= progress_every:
                 last_log = now
                 if deadline is not None:
                     eta = f"{max(0.0, deadline - now) / 60:.1f} min left"
@@ -608,6 +642,8 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
                 log(f"iter {it:4d} | {pool.decisions:9,d} decisions ({stats['decisions_per_s']:,.0f}/s, "
                     f"{trained:,d} trained) | {pool.rounds:6,d} rounds | entropy {stats['entropy']:.2f} "
                     f"| {eta}")
+            if done:
+                break
         summary.update(ppo_seconds=time.perf_counter() - start, iterations=it, train_decisions=trained,
                        all_decisions=pool.decisions, rounds=pool.rounds,
                        decisions_per_s=pool.decisions / max(time.perf_counter() - start, 1e-9),

@@ -69,9 +69,9 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
 
     from .scoring_policy import LearnedAgent
 
-    for spec in (cfg.baseline, cfg.teacher, *final_specs):
-        make_agent(spec)  # ValueError on a bad spec, before any work
-    cfg.game_config()  # validates players and deck
+    deck = cfg.game_config().artifact_deck  # validates players and deck
+    for spec in (cfg.baseline, cfg.teacher, *final_specs):  # ValueError on a bad spec, before any work
+        make_agent(spec).check_use(cfg.n_players, deck)
     if final_games < 0:
         raise ValueError(f"final_games={final_games!r} must be >= 0")
     run_dir = Path(out) / (name or time.strftime("selfplay_%Y%m%d_%H%M%S"))
