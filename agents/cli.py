@@ -13,7 +13,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
                                    help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, learned, learned:<model.pt>, "
-                                        "ppo:<model.zip>. "
+                                        "ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),

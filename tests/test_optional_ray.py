@@ -40,6 +40,13 @@ def test_seers_cli_and_agent_specs_import_no_ray():
     assert out.returncode == 0, out.stderr[-2000:]
 
 
+def test_rllib_agent_module_imports_no_ray_until_asked():
+    code = ("import sys\nimport train.rllib_agent, train.rllib_cli\n"
+            "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+
+
 @pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "tests").glob("*.py")))
 def test_other_tests_do_not_import_ray(path):
     """Only test_rllib.py may import ray (or the rllib modules)."""

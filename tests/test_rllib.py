@@ -4,6 +4,8 @@ the RLModule's masking, and a tiny end-to-end run whose checkpoint plays as an `
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -169,6 +171,19 @@ def test_tiny_rllib_run_end_to_end(tmp_path):
             play = agent.act(SeatView(game, game.current))
             assert game.is_legal(play)
             game.apply(play)
+    code = ("import sys\nfrom agents.specs import make_agent\n"
+            f"make_agent({'rllib:' + str(result.checkpoint)!r}).check_use(4, {tuple(DEFAULT_ARTIFACT_DECK)!r})\n"
+            "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]  # loads without ray (forked tournament workers)
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from train.rllib_agent import resolve_checkpoint
+
+    restored = RLModule.from_checkpoint(str(resolve_checkpoint(result.checkpoint)))  # RLlib's own loader
+    for name, value in restored.net.state_dict().items():
+        assert torch.equal(value, agent.net.state_dict()[name]), name
+    assert restored.seers_model_config() == agent.config
     exported = make_agent(f"learned:{result.model_path}")
     view = SeatView(Game(GameConfig(n_players=4, n_rounds=1), seed=9), 0)
     view = SeatView(view._game, view._game.current)

@@ -282,6 +282,13 @@ def _count(node_ids: list[str]) -> str:
     return ", ".join(f"{_short(n)} x{c}" for n, c in counts.items())
 
 
+def _timing(row: dict) -> str:
+    """`` (sample 3.1 s, learn 2.0 s)``: RLlib's smoothed timers of the iteration's parts."""
+    if math.isfinite(row["sample_s"]) and math.isfinite(row["learn_s"]):
+        return f" (sample {row['sample_s']:.1f} s, learn {row['learn_s']:.1f} s)"
+    return ""
+
+
 def _scalars(prefix: str, d: Any, out: dict[str, float]) -> None:
     if isinstance(d, dict):
         for k, v in d.items():
@@ -378,6 +385,10 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
     except ImportError:  # tensorboard is optional
         pass
     checkpoint = run_dir / "checkpoint"
+    from .rllib_agent import write_sidecar
+    from .scoring_policy import model_config
+
+    seers_config = model_config(cfg.n_players, cfg.artifact_deck)
     t0 = time.perf_counter()
     it, steps, last = 0, 0, {}
     progress = open(run_dir / "progress.jsonl", "w")
@@ -393,11 +404,14 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
             steps = new_steps
             elapsed = time.perf_counter() - t0
             score = er.get(f"seers/score_{LEARNING_MODULE}", math.nan)
+            timers = result.get("timers", {})
             row = {"iteration": it, "env_steps": steps, "steps_per_s": rate, "elapsed_s": elapsed,
                    "episodes": int(er.get("num_episodes_lifetime", 0)), "score": score,
                    "reward": er.get(f"seers/reward_{LEARNING_MODULE}", math.nan),
                    "baseline_score": er.get("seers/score_baseline", math.nan),
-                   "frozen_score": er.get(f"seers/score_{FROZEN_MODULE}", math.nan)}
+                   "frozen_score": er.get(f"seers/score_{FROZEN_MODULE}", math.nan),
+                   "sample_s": float(timers.get("env_runner_sampling_timer", math.nan)),
+                   "learn_s": float(timers.get("learner_update_timer", math.nan))}
             scalars: dict[str, float] = {}
             _scalars("", {"env_runners": er, "learners": result.get("learners", {}).get(LEARNING_MODULE, {})},
                      scalars)
@@ -413,11 +427,13 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
                             (("baseline", "baseline_score"), ("frozen", "frozen_score"))
                             if math.isfinite(row[key]))
             echo(f"iter {it:4d}  env steps {steps:9,d}  {rate:7,.0f} steps/s  episodes {row['episodes']:6,d}  "
-                 f"mean episode score {score:+6.2f}{extra}  reward {row['reward']:+.3f}  {elapsed:6.0f} s")
+                 f"mean episode score {score:+6.2f}{extra}  reward {row['reward']:+.3f}  {elapsed:6.0f} s"
+                 f"{_timing(row)}")
             done = ((cfg.iterations and it >= cfg.iterations) or (cfg.env_steps and steps >= cfg.env_steps)
                     or (cfg.minutes and elapsed >= 60 * cfg.minutes))
             if done or (cfg.checkpoint_every and it % cfg.checkpoint_every == 0):
                 algo.save_to_path(str(checkpoint.resolve()))
+                write_sidecar(checkpoint, seers_config)
             if done:
                 break
     finally:
