@@ -222,9 +222,22 @@ def cached_policy(path: str) -> tuple[PlayScoringNet, ModelConfig]:
     return _CACHE[key]
 
 
+_THREADS_SET = False
+
+
+def _single_thread_inference() -> None:
+    """One torch thread in this process (once): scoring one decision is too small to share, and idle
+    intra-op threads spinning in every tournament worker cost about 10x the CPU time."""
+    global _THREADS_SET
+    if not _THREADS_SET:
+        torch.set_num_threads(1)
+        _THREADS_SET = True
+
+
 class LearnedAgent(Agent):
     """Plays the highest-scoring legal play of a :class:`PlayScoringNet` (``greedy=True``) or samples
-    from its softmax.
+    from its softmax. About 1 ms of CPU per decision with a choice; the first decision sets torch to
+    one thread in the process (single decisions are too small to share between threads).
 
     Args:
         model: a model file path, ``(net, model_config)``, or ``None`` for the models shipped with the
@@ -296,6 +309,7 @@ class LearnedAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         self.check_use(view.n_players, view.config.artifact_deck)
+        _single_thread_inference()
         with torch.no_grad():
             state = torch.from_numpy(encode_state(view)).unsqueeze(0)
             rows = torch.from_numpy(play_rows(view, legal, self.net.cfg.heuristic_prior))
