@@ -65,8 +65,10 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             typer.secho(f"WARNING: listening on {host}: anyone who can reach this machine on this port can use "
                         "the page and make the server run agents. Use --host 127.0.0.1 to keep it local.",
                         fg="red", err=True)
+        # log_config=None: uvicorn's dictConfig would close every logging handler already installed
+        # (a host program's, or pytest's capture), so warnings go through the standard logging defaults
         server = uvicorn.Server(uvicorn.Config(create_app(limits, seed=seed), host=host, port=port,
-                                               log_level="warning"))
+                                               log_level="warning", log_config=None))
 
         def announce() -> None:  # once the socket is bound, so that --port 0 shows the real port
             import time
