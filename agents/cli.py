@@ -25,6 +25,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         baseline: str = typer.Option("", help="An agent of --agents (e.g. heuristic): print every other "
                                      "agent's paired per-deal score difference from it with a 95% interval; "
                                      "'tie' when the interval holds 0."),
+        seat_baseline: str = typer.Option("", help="An agent spec (e.g. heuristic): also play the same deals "
+                                          "with it in every seat, and print each agent's score minus what it "
+                                          "scores in the same seats, with a 95% interval (the replacement "
+                                          "value, free of an agent's effect on its neighbours)."),
         wide: bool = typer.Option(False, "--wide", help="Show every column (the default fits 80 characters)."),
         out: str = typer.Option("", help="Write the full results (stats, every game and the paired "
                                 "differences) to this JSON file."),
@@ -41,7 +45,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
-        from .tournament import agent_labels, paired_differences, print_table, run_tournament
+        from .tournament import agent_labels, paired_differences, print_table, run_tournament, seat_differences
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
         baseline = baseline.strip()
@@ -62,10 +66,24 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         paired = paired_differences(result, baseline) if baseline else None
         print_table(result, wide=wide, paired=paired)
+        seat = None
+        if seat_baseline.strip():
+            try:
+                seat = seat_differences(result, seat_baseline.strip(), workers=workers,
+                                        artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
+            except ValueError as err:
+                raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
+            typer.echo(f"\nEach agent minus {seat['baseline_table']} in the same seats of the same "
+                       f"{seat['deals']} deals (95% t interval):")
+            for label, d in seat["agents"].items():
+                ci = "n/a" if d["ci"] is None else f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
+                typer.echo(f"  {label:<14} {d['mean_diff']:+.2f} {ci}  {d['verdict']}")
         if out:
             data = result.to_dict()
             if paired is not None:
                 data["paired"] = paired
+            if seat is not None:
+                data["seat_baseline"] = seat
             from seers_env.jsonio import write_json
 
             write_json(out, data)  # strict JSON: undefined statistics are null

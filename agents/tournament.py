@@ -460,6 +460,53 @@ def paired_differences(result: TournamentResult | dict[str, Any], baseline: str)
     return out
 
 
+def seat_differences(result: TournamentResult, baseline_spec: str, workers: int = 2,
+                     artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK) -> dict[str, Any]:
+    """Each agent's score minus what ``baseline_spec`` scores in the same seats of the same deals.
+
+    :func:`paired_differences` compares two agents *at one table*, where an agent also changes its
+    neighbours' scores (the seat after a strong player often gains). This answers "what if the baseline
+    had sat there instead": it plays the same deals (same seed, so the same cards) with ``baseline_spec``
+    in every seat, and per deal subtracts the mean seat score of that table from each agent's mean over
+    the seat rotations; mean and Student-t 95% interval over deals, 'tie' when it holds 0.
+
+    Returns: plain data ``{"baseline_table": spec, "deals": D, "confidence": 0.95, "method": ...,
+    "agents": {label: {"mean_diff", "ci" (None for D < 2), "sd", "verdict"}}}``.
+
+    Raises:
+        ValueError: a bad ``baseline_spec`` (nothing is run).
+    """
+    table = run_tournament([baseline_spec] * result.n_players, result.deals, seed=result.seed,
+                           workers=workers, n_rounds=result.n_rounds, progress=False,
+                           artifact_deck=artifact_deck)
+    base: dict[int, list[float]] = {}
+    for g in table.games:
+        base.setdefault(int(g["deal"]), []).extend(float(x) for x in g["totals"])
+    mine: dict[int, dict[str, list[float]]] = {}
+    for g in result.games:
+        bucket = mine.setdefault(int(g["deal"]), {})
+        for seat, label in enumerate(g["seats"]):
+            bucket.setdefault(label, []).append(float(g["totals"][seat]))
+    deals = sorted(mine)
+    out: dict[str, Any] = {
+        "baseline_table": baseline_spec, "deals": len(deals), "confidence": 0.95,
+        "method": "per deal: agent's mean game score over the seat rotations minus the mean seat score of "
+                  "a table of the baseline alone on the same deal; Student-t 95% interval over deals",
+        "agents": {}}
+    for label in result.labels:
+        diff = np.array([np.mean(mine[d][label]) - np.mean(base[d]) for d in deals])
+        m = float(diff.mean())
+        if len(diff) < 2:
+            ci, sd, verdict = None, None, "n/a"
+        else:
+            sd = float(diff.std(ddof=1))
+            half = t975(len(diff) - 1) * sd / math.sqrt(len(diff))
+            ci = [m - half, m + half]
+            verdict = "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"
+        out["agents"][label] = {"mean_diff": m, "ci": ci, "sd": sd, "verdict": verdict}
+    return out
+
+
 # --- tables that fit 80 columns -----------------------------------------------------------------------
 
 #: Longest agent label shown in a table; longer labels get a short name and a legend line.

@@ -225,3 +225,14 @@ def test_text_table_never_cuts_long_labels_or_numbers():
     assert "ppo-1 = ppo:runs/a-very-long-run-name/model.zip" in text
     assert f"{s.mean_score:.2f}" in text
     assert max(len(x) for x in text.splitlines()) <= 80
+
+
+def test_seat_differences_of_the_baseline_itself_are_zero():
+    from agents.tournament import run_tournament, seat_differences
+
+    result = run_tournament(["heuristic", "random", "heuristic"], games=3, seed=2, workers=1, progress=False)
+    same = run_tournament(["heuristic"] * 3, games=3, seed=2, workers=1, progress=False)
+    d = seat_differences(same, "heuristic", workers=1)
+    assert all(abs(v["mean_diff"]) < 1e-9 for v in d["agents"].values())  # the same table, the same scores
+    d = seat_differences(result, "heuristic", workers=1)
+    assert d["deals"] == 3 and d["agents"]["random"]["mean_diff"] < 0
