@@ -448,16 +448,22 @@ def paired_differences(result: TournamentResult | dict[str, Any], baseline: str)
         if label == baseline:
             continue
         diff = np.array([np.mean(per_deal[d][label]) for d in deals]) - base
-        m = float(diff.mean())
-        if len(diff) < 2:
-            ci, sd, verdict = None, None, "tie"
-        else:
-            sd = float(diff.std(ddof=1))
-            half = t975(len(diff) - 1) * sd / math.sqrt(len(diff))
-            ci = [m - half, m + half]
-            verdict = "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"
-        out["agents"][label] = {"mean_diff": m, "ci": ci, "sd": sd, "verdict": verdict}
+        out["agents"][label] = difference_stats(diff, single="tie")
     return out
+
+
+def difference_stats(diff: np.ndarray, single: str = "n/a") -> dict[str, Any]:
+    """Mean of per-deal differences (float ``(D,)``) with its Student-t 95% interval:
+    ``{"mean_diff", "ci" ([low, high], None for D < 2), "sd", "verdict"}``; the verdict is 'better' or
+    'worse' when the interval excludes 0, else 'tie' (``single`` for D < 2)."""
+    m = float(diff.mean())
+    if len(diff) < 2:
+        return {"mean_diff": m, "ci": None, "sd": None, "verdict": single}
+    sd = float(diff.std(ddof=1))
+    half = t975(len(diff) - 1) * sd / math.sqrt(len(diff))
+    ci = [m - half, m + half]
+    return {"mean_diff": m, "ci": ci, "sd": sd,
+            "verdict": "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"}
 
 
 def seat_differences(result: TournamentResult, baseline_spec: str, workers: int = 2,
@@ -495,15 +501,7 @@ def seat_differences(result: TournamentResult, baseline_spec: str, workers: int 
         "agents": {}}
     for label in result.labels:
         diff = np.array([np.mean(mine[d][label]) - np.mean(base[d]) for d in deals])
-        m = float(diff.mean())
-        if len(diff) < 2:
-            ci, sd, verdict = None, None, "n/a"
-        else:
-            sd = float(diff.std(ddof=1))
-            half = t975(len(diff) - 1) * sd / math.sqrt(len(diff))
-            ci = [m - half, m + half]
-            verdict = "better" if ci[0] > 0 else "worse" if ci[1] < 0 else "tie"
-        out["agents"][label] = {"mean_diff": m, "ci": ci, "sd": sd, "verdict": verdict}
+        out["agents"][label] = difference_stats(diff)
     return out
 
 
