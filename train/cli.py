@@ -27,7 +27,7 @@ def _net(text: str) -> tuple[int, ...]:
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def train(
-        algo: str = typer.Option("selfplay", help="selfplay: the play-scoring policy trained by all-seat "
+        algo: str = typer.Option("selfplay", help="selfplay: the play-scoring policy trained by "
                                  "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
                                  "over the action catalogue against a league (train/trainer.py); rllib: the "
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
