@@ -19,7 +19,7 @@ import copy
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -170,6 +170,67 @@ _STATE_FIELDS = (
 )
 
 
+class Deal(NamedTuple):
+    """One round's deal (rules section 2), as :func:`draw_deal` draws it.
+
+    Attributes:
+        suits: sorted suit indices in play. hidden: sorted card ids removed face-down (2 players).
+        hands: per seat, the sorted card ids dealt. dealt_artifacts: sorted artifact kind indices dealt.
+        go_first_holder: seat dealt Go First, or -1. start_seer: the round's first Start Seer.
+    """
+
+    suits: list[int]
+    hidden: list[int]
+    hands: list[list[int]]
+    dealt_artifacts: list[int]
+    go_first_holder: int
+    start_seer: int
+
+
+def draw_deal(rng: np.random.Generator, config: GameConfig) -> Deal:
+    """Deal a round (section 2) with draws from ``rng``: the one place that draws a deal, so that the
+    compiled kernel (:mod:`seers_env.engine.kernel`) and :class:`Game` deal the same seeded rounds."""
+    n = config.n_players
+    n_suits, max_value, removed = SETUP_BY_PLAYERS[n]
+    if rulings.RANDOM_SUITS_EACH_ROUND:
+        suits = sorted(int(s) for s in rng.choice(5, size=n_suits, replace=False))
+    else:
+        suits = list(range(n_suits))
+    deck = suited_deck(suits, max_value)
+    order = rng.permutation(len(deck)).tolist()
+    deck = [deck[i] for i in order]
+    hidden = sorted(deck[:removed])
+    deck = deck[removed:]
+    hands = [sorted(deck[i * SUITED_PER_PLAYER:(i + 1) * SUITED_PER_PLAYER]) for i in range(n)]
+    for h in hands:
+        h.extend([WILD] * WILDS_PER_PLAYER)
+    go_first_holder = -1
+    dealt_artifacts: list[int] = []
+    art_deck = [kind_index(k) for k in config.artifact_deck]
+    if art_deck:
+        need = ARTIFACTS_PER_PLAYER * n
+        mandatory = [GO_FIRST] if GO_FIRST in art_deck else []
+        rest = list(art_deck)
+        for k in mandatory:
+            rest.remove(k)
+        picks = rng.choice(len(rest), size=need - len(mandatory), replace=False).tolist()
+        dealt = mandatory + [rest[i] for i in picks]
+        dealt = [dealt[i] for i in rng.permutation(len(dealt)).tolist()]
+        dealt_artifacts = sorted(dealt)
+        for seat in range(n):
+            for k in dealt[seat * ARTIFACTS_PER_PLAYER:(seat + 1) * ARTIFACTS_PER_PLAYER]:
+                hands[seat].append(artifact_card(k))
+                if k == GO_FIRST:
+                    go_first_holder = seat
+    for h in hands:
+        h.sort()
+    if go_first_holder >= 0:
+        start_seer = go_first_holder
+    else:  # project ruling START_SEER_WITHOUT_GO_FIRST
+        start_seer = int(rng.integers(n))
+    return Deal(suits, hidden, hands, dealt_artifacts, go_first_holder, start_seer)
+
+
 class Game:
     """A whole game of Seers Catalog: rounds, tricks, plays and scores.
 
@@ -256,51 +317,18 @@ class Game:
 
     # --- setup ----------------------------------------------------------------------------------
     def _deal(self) -> None:
-        """Deal a round (section 2)."""
-        n = self.n_players
-        rng = self.rng
-        n_suits, max_value, removed = SETUP_BY_PLAYERS[n]
-        if rulings.RANDOM_SUITS_EACH_ROUND:
-            self.suits = sorted(int(s) for s in rng.choice(5, size=n_suits, replace=False))
-        else:
-            self.suits = list(range(n_suits))
-        deck = suited_deck(self.suits, max_value)
-        order = rng.permutation(len(deck)).tolist()
-        deck = [deck[i] for i in order]
-        self.hidden = sorted(deck[:removed])
-        deck = deck[removed:]
-        self.hands = [sorted(deck[i * SUITED_PER_PLAYER:(i + 1) * SUITED_PER_PLAYER]) for i in range(n)]
-        for h in self.hands:
-            h.extend([WILD] * WILDS_PER_PLAYER)
-        self.go_first_holder = -1
-        self.dealt_artifacts: list[int] = []
-        art_deck = [kind_index(k) for k in self.config.artifact_deck]
-        if art_deck:
-            need = ARTIFACTS_PER_PLAYER * n
-            mandatory = [GO_FIRST] if GO_FIRST in art_deck else []
-            rest = list(art_deck)
-            for k in mandatory:
-                rest.remove(k)
-            picks = rng.choice(len(rest), size=need - len(mandatory), replace=False).tolist()
-            dealt = mandatory + [rest[i] for i in picks]
-            dealt = [dealt[i] for i in rng.permutation(len(dealt)).tolist()]
-            self.dealt_artifacts = sorted(dealt)
-            for seat in range(n):
-                for k in dealt[seat * ARTIFACTS_PER_PLAYER:(seat + 1) * ARTIFACTS_PER_PLAYER]:
-                    self.hands[seat].append(artifact_card(k))
-                    if k == GO_FIRST:
-                        self.go_first_holder = seat
-        for h in self.hands:
-            h.sort()
-        if self.go_first_holder >= 0:
-            self.start_seer = self.go_first_holder
-        else:  # project ruling START_SEER_WITHOUT_GO_FIRST
-            self.start_seer = int(rng.integers(n))
+        """Deal a round (section 2), drawing from the game's generator (:func:`draw_deal`)."""
+        deal = draw_deal(self.rng, self.config)
+        self.suits, self.hidden, self.hands = deal.suits, deal.hidden, deal.hands
+        self.go_first_holder = deal.go_first_holder
+        self.dealt_artifacts = deal.dealt_artifacts
+        self.start_seer = deal.start_seer
         self.current = self.start_seer
         self.discards: list[int] = []
         self.trick: list[tuple[int, Play]] = []
         self.top: tuple[int, int, int] | None = None
         self.top_seat = -1
+        n = self.n_players
         self.passed = [False] * n
         self.lead_passes = 0
         self.played: list[list[int]] = [[] for _ in range(n)]
