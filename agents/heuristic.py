@@ -18,22 +18,24 @@ situational terms, and plays the best one (passing is one of the candidates when
 * passing: when following, a pass competes with the plays through a bias that turns negative when an
   opponent is close to going out (then every card shed counts).
 
-Plays are grouped by the cards that leave the hand, so thousands of legal plays cost a few hand
-evaluations. Deterministic: ``seed`` is accepted for the common interface and unused.
+All legal plays are scored at once by compiled code (:mod:`seers_env.play_eval`, from the engine's play
+keys), so thousands of legal plays cost well under a millisecond. Deterministic: ``seed`` is accepted for
+the common interface and unused.
 """
 
 from __future__ import annotations
 
-from seers_env.artifacts import CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
+import numpy as np
+
+from seers_env import play_eval
+from seers_env.artifacts import HIGHEST_SINGLE
 from seers_env.cards import FIRST_ARTIFACT, N_VALUES, WILD
 from seers_env.features import fewest_melds, plays_needed  # noqa: F401  (fewest_melds re-exported)
-from seers_env.plays import Play, PlayKind
+from seers_env.plays import Play
 from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
 from seers_env.view import SeatView
 
 from .base import Agent
-
-_RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})
 
 #: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7).
 WEIGHTS = {
@@ -78,16 +80,6 @@ def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -
     return value
 
 
-def _after(hand: list[int], play: Play, trick_cards: list[int]) -> list[int]:
-    """The hand after ``play`` (Rod: the trick's cards are picked up)."""
-    out = list(hand)
-    for c in play.cards():
-        out.remove(c)
-    if play.kind == PlayKind.ROD:
-        out += trick_cards
-    return out
-
-
 class HeuristicAgent(Agent):
     """Rule-based player: maximises :func:`hand_value` of the hand left plus situational terms
     (module docstring). ``weights`` overrides :data:`WEIGHTS` (for tuning)."""
@@ -98,39 +90,35 @@ class HeuristicAgent(Agent):
         super().__init__(seed)
         self.weights = {**WEIGHTS, **(weights or {})}
 
-    def scores(self, view: SeatView) -> list[tuple[float, Play]]:
-        """``(score, play)`` for every legal play, in legal-play order (higher score is better)."""
+    def score_array(self, view: SeatView) -> np.ndarray:
+        """Score of every legal play, in legal-play order: float64 ``(len(view.legal_plays()),)``
+        (higher is better; the values of :meth:`scores`).
+
+        Computed for all plays at once by compiled code (:func:`seers_env.play_eval.heuristic_values`,
+        from the engine's play keys: no ``Play`` object is built), with the arithmetic of
+        :func:`hand_value` and the play terms done term by term in the same order.
+        """
         w = self.weights
         legal = view.legal_plays()
-        hand = view.hand
-        leading = view.top is None
-        sizes = view.hand_sizes
-        others = [s for s in range(view.n_players) if s != view.seat]
-        danger = min(sizes[s] for s in others) <= w["danger_cards"]
-        trick_cards = sorted(c for _, p in view.trick for c in p.cards()) if not leading else []
-        cache: dict[tuple, float] = {}
-        out = []
-        for p in legal:
-            key = (p.suited, p.wilds, p.artifact, p.kind)
-            v = cache.get(key)
-            if v is None:
-                v = cache[key] = hand_value(_after(hand, p, trick_cards), w)
-            if p.kind == PlayKind.PASS:
-                v += 0.0 if leading else (w["pass_danger"] if danger else w["pass"])
-            elif p.kind == PlayKind.ROD:
-                v += w["lead"]
-            elif p.kind == PlayKind.GIFT:
-                v -= w["lead"] - 0.01 * sizes[p.target]  # give the lead to the biggest hand
-            elif leading:
-                v -= w["lead_rank"] * p.rank / 2
-            else:
-                v -= 0.001 * p.rank  # the smallest beating meld among equals
-            out.append((v, p))
-        return out
+        game = view._game
+        seat = view.seat
+        hand = game.hands[seat]
+        leading = game.top is None
+        sizes = game.hand_sizes()
+        danger = min(sizes[s] for s in range(len(sizes)) if s != seat) <= w["danger_cards"]
+        trick = game.trick_cards() if not leading else []
+        table = play_eval.table_of_plays(legal)
+        left, bad = play_eval.hands_left(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64))
+        if bad >= 0:  # not from this position's legal plays
+            raise ValueError(f"play {legal[bad]!r} spends cards that seat {seat} does not hold (hand {hand})")
+        weights = np.array([w[k] for k in play_eval.HEURISTIC_WEIGHTS], dtype=np.float64)
+        return play_eval.heuristic_values(table, left, weights, leading, bool(danger),
+                                          np.array(sizes, dtype=np.int64))
+
+    def scores(self, view: SeatView) -> list[tuple[float, Play]]:
+        """``(score, play)`` for every legal play, in legal-play order (higher score is better)."""
+        return list(zip(self.score_array(view).tolist(), view.legal_plays()))
 
     def act(self, view: SeatView) -> Play:
-        best = None
-        for v, p in self.scores(view):
-            if best is None or v > best[0]:
-                best = (v, p)
-        return best[1]
+        values = self.score_array(view)
+        return view.legal_plays()[int(np.argmax(values))]  # the first of the best, as before

@@ -50,17 +50,19 @@ whenever a layout or a meaning changes, and model files record it.
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 import numpy as np
 
+from . import play_eval
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from .cards import FIRST_ARTIFACT, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, WILD, WILDS_PER_PLAYER
 from .game import Game
 from .observation import MAX_SEATS, OBS_DIM, observe
-from .plays import Play, PlayKind
+from .plays import Play
 from .rulings import HIGHEST_SINGLE_RANK
-from .scoring import BONUS_MAX_CARDS, bonus_points
+from .scoring import BONUS_MAX_CARDS
 from .view import SeatView
 
 #: Version of both layouts; model files record it and refuse another.
@@ -98,6 +100,15 @@ PLAY_LAYOUT: list[tuple[str, int, int]] = _layout(_PLAY_PARTS)
 PLAY_DIM: int = PLAY_LAYOUT[-1][1] + PLAY_LAYOUT[-1][2]
 _S = {name: off for name, off, _ in STATE_LAYOUT}
 _P = {name: off for name, off, _ in PLAY_LAYOUT}
+#: Offsets of the row parts that :func:`seers_env.play_eval.encode_rows` fills, in its order.
+_ROW_OFFSETS = np.array([_P[name] for name in (
+    "kind", "meld_type", "size", "rank", "margin", "suited_spent", "wilds_spent", "artifact", "effect_used",
+    "spent_by_value", "spent_cards", "cards_left", "picked_up", "gift_target_size", "gift_target")],
+    dtype=np.int64)
+_HAND_LEFT_PARTS = ("cards_left", "melds_left", "plays_left", "wilds_left", "artifacts_left", "control_left",
+                    "bonus_left", "ends_round", "enters_bonus", "in_bonus_after")
+assert [_P[name] - _P["cards_left"] for name in _HAND_LEFT_PARTS] == list(range(len(_HAND_LEFT_PARTS)))
+_ROD_CARD = FIRST_ARTIFACT + ROD
 
 _RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})  # kinds that can ride along with a meld
 _ACTIONS = frozenset({ROD, GIFT, HIGHEST_SINGLE})  # kinds played alone
@@ -105,7 +116,6 @@ _ACTIONS = frozenset({ROD, GIFT, HIGHEST_SINGLE})  # kinds played alone
 
 #: Bit of each suited card in a value-major mask: bit ``5 * (value - 2) + suit``.
 _BIT = tuple((c % N_VALUES) * 5 + c // N_VALUES for c in range(N_SUITED))
-_CONTROL = tuple(max(0, c % N_VALUES - 8) for c in range(N_SUITED))  # value steps above 10
 
 
 def suited_mask(cards) -> int:
@@ -120,24 +130,19 @@ def suited_mask(cards) -> int:
 @lru_cache(maxsize=1 << 18)
 def fewest_melds_mask(mask: int) -> int:
     """Fewest Singles, Matching Sets and Suited Runs (rules section 3) covering the cards of a
-    value-major mask (:func:`suited_mask`): exact search on the lowest card, memoised."""
-    if not mask:
-        return 0
-    low = mask & -mask
-    b = low.bit_length() - 1
-    rest = mask ^ low
-    best = 1 + fewest_melds_mask(rest)  # a Single
-    group = rest & (0b11111 << (b - b % 5))  # same value: Matching Sets
-    sub = group
-    while sub:
-        best = min(best, 1 + fewest_melds_mask(rest ^ sub))
-        sub = (sub - 1) & group
-    run, nb = 0, b + 5  # same suit, next values: Suited Runs
-    while nb < 5 * N_VALUES and rest >> nb & 1:
-        run |= 1 << nb
-        best = min(best, 1 + fewest_melds_mask(rest ^ run))
-        nb += 5
-    return best
+    value-major mask (:func:`suited_mask`): exact (compiled, :func:`seers_env.play_eval.fewest_melds_vm`),
+    memoised.
+
+    Raises:
+        ValueError: ``mask`` is not an ``int`` in ``0 .. 2**60 - 1``.
+    """
+    try:
+        m = operator.index(mask)
+    except TypeError:
+        m = -1
+    if not 0 <= m < 1 << 60:
+        raise ValueError(f"mask {mask!r} is not a value-major mask of suited cards (an int in 0..2**60-1)")
+    return int(play_eval.fewest_melds_vm(m))
 
 
 def fewest_melds(suited) -> int:
@@ -173,23 +178,6 @@ def plays_needed(hand: tuple[int, ...]) -> tuple[int, int]:
     return melds, base + max(0, ride - base) + alone
 
 
-@lru_cache(maxsize=1 << 16)
-def _hand_left_features(hand_left: tuple[int, ...], before: int) -> tuple[float, ...]:
-    melds, plays = plays_needed(hand_left)
-    n = len(hand_left)
-    wilds = arts = control = 0
-    for c in hand_left:
-        if c < N_SUITED:
-            control += _CONTROL[c]
-        elif c == WILD:
-            wilds += 1
-        else:
-            arts += 1
-    return (n / 15.0, melds / 8.0, plays / 8.0, float(wilds), float(arts), control / 10.0,
-            bonus_points(hand_left) / 13.0, float(n == 0),
-            float(before > BONUS_MAX_CARDS >= n), float(n <= BONUS_MAX_CARDS))
-
-
 def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
     """One feature row per play: float32 ``(len(plays), PLAY_DIM)``, layout in the module docstring.
 
@@ -203,60 +191,24 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
 
     Raises:
         ValueError: a play spends cards the seat does not hold.
+
+    The hand each play leaves and the rows are computed by compiled code (:mod:`seers_env.play_eval`),
+    from the engine's play keys when ``plays`` is the game's own list (no ``Play`` object is built).
     """
     game: Game = view._game
     seat = view.seat
     if plays is None:
         plays = view.legal_plays()
     hand = game.hands[seat]
-    n = game.n_players
+    table = play_eval.table_of_plays(plays)
+    trick = game.trick_cards() if _ROD_CARD in hand else []  # picked up by the Rod (section 6)
+    left, bad = play_eval.hands_left(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64))
+    if bad >= 0:
+        raise ValueError(f"play {plays[bad]!r} spends cards that seat {seat} does not hold (hand {hand})")
     top = game.top
-    top_rank = top[2] if top is not None else 0
-    out = np.zeros((len(plays), PLAY_DIM), dtype=np.float32)
-    cache: dict[tuple, tuple[float, ...]] = {}
-    trick_cards: list[int] | None = None
-    left_off = _P["cards_left"]
-    for i, p in enumerate(plays):
-        row = out[i]
-        kind = p.kind
-        row[_P["kind"] + kind] = 1.0
-        key = (p.suited, p.wilds, p.artifact, kind)
-        left = cache.get(key)
-        if left is None:
-            rest = list(hand)
-            try:
-                for c in p.cards():
-                    rest.remove(c)
-            except ValueError:
-                raise ValueError(f"play {p!r} spends cards that seat {seat} does not hold "
-                                 f"(hand {hand})") from None
-            if kind == PlayKind.ROD:
-                if trick_cards is None:
-                    trick_cards = game.trick_cards()
-                rest = sorted(rest + trick_cards)
-            left = cache[key] = _hand_left_features(tuple(rest), min(len(hand), BONUS_MAX_CARDS + 1))
-        row[left_off:left_off + len(left)] = left
-        if kind == PlayKind.MELD:
-            row[_P["meld_type"] + p.meld_type - 1] = 1.0
-            row[_P["size"]] = p.size / 12.0
-            row[_P["rank"]] = 1.0 if p.rank >= HIGHEST_SINGLE_RANK else p.rank / 27.0
-            if top is not None:
-                row[_P["margin"]] = (min(p.rank, 28) - min(top_rank, 28)) / 27.0
-            row[_P["suited_spent"]] = len(p.suited) / 12.0
-            row[_P["wilds_spent"]] = p.wilds
-            for c in p.suited:
-                row[_P["spent_by_value"] + c % N_VALUES] += 1.0
-                row[_P["spent_cards"] + c] = 1.0
-        elif kind == PlayKind.ROD:
-            if trick_cards is None:
-                trick_cards = game.trick_cards()
-            row[_P["picked_up"]] = len(trick_cards) / 15.0
-        elif kind == PlayKind.GIFT:
-            row[_P["gift_target_size"]] = len(game.hands[p.target]) / 15.0
-            row[_P["gift_target"] + (p.target - seat) % n] = 1.0
-        row[_P["artifact"] + p.artifact + 1] = 1.0
-        row[_P["effect_used"]] = p.effect_used
-    return out
+    return play_eval.encode_rows(table, left, _ROW_OFFSETS, PLAY_DIM, min(len(hand), BONUS_MAX_CARDS + 1),
+                               top is not None, int(top[2]) if top is not None else 0, len(trick),
+                               np.array([len(h) for h in game.hands], dtype=np.int64), seat, game.n_players)
 
 
 def _unseen(game: Game, seat: int) -> tuple[list[int], int]:

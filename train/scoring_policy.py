@@ -58,12 +58,19 @@ def hidden_hands(game: Game, seat: int) -> np.ndarray:
 def play_rows(view: SeatView, legal: list[Play], heuristic_prior: bool) -> np.ndarray:
     """The rows a :class:`PlayScoringNet` scores: :func:`seers_env.features.encode_plays` float32
     ``(len(legal), PLAY_DIM)``, plus a last column with the heuristic agent's score of each play
-    (:meth:`agents.heuristic.HeuristicAgent.scores`, in points) when ``heuristic_prior``."""
+    (:meth:`agents.heuristic.HeuristicAgent.score_array`, in points) when ``heuristic_prior``; ``legal``
+    must then be the seat's legal plays (``ValueError`` otherwise)."""
     rows = encode_plays(view, legal)
     if not heuristic_prior:
         return rows
-    prior = np.fromiter((v for v, _ in _HEURISTIC.scores(view)), np.float32, len(legal))
-    return np.concatenate([rows, prior[:, None]], axis=1)
+    prior = _HEURISTIC.score_array(view)
+    if len(prior) != len(legal):
+        raise ValueError(f"{len(legal)} plays given, the seat has {len(prior)} legal plays: the heuristic "
+                         f"prior scores the seat's legal plays")
+    out = np.empty((len(legal), rows.shape[1] + 1), np.float32)
+    out[:, :-1] = rows
+    out[:, -1] = prior  # float64 -> float32, as np.fromiter did
+    return out
 
 
 def segment_log_softmax(logits: torch.Tensor, segment: torch.Tensor, n_segments: int) -> torch.Tensor:
