@@ -142,6 +142,27 @@ def main_code(play: Play) -> int:
 _WIN_ARRAY = np.array(_WIN, dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def main_code_of_key(key):
+    """Stage-0 code of the play with play key ``key`` (:mod:`seers_env.engine.core`); compiled."""
+    kind = key >> 57 & 3
+    if kind != 1:  # PASS 0 -> 0, ROD 2 -> 1, GIFT 3 -> 2
+        return kind - 1 if kind else PASS
+    rank = key >> 6 & 127
+    art = (key >> 16 & 7) - 1
+    if art >= 0 and key >> 22 & 1:
+        if art == HIGHEST_SINGLE:
+            return HIGHEST
+        if art == HALF_STEP:
+            rank -= (key >> 30 & 7) - 1
+    v = rank >> 1
+    if key & 3 == 3:
+        size = key >> 2 & 15
+        return RUN_BASE + ((key >> 19 & 7) - 1) * 66 + _WIN_ARRAY[v - size + 1, v]
+    # the group's natural cards of value v (the key's suit mask) and its wilds
+    return GROUP_BASE + ((v - MIN_VALUE) * 32 + (key >> 33 & 31)) * 6 + (key >> 13 & 7)
+
+
 @njit(cache=True)
 def main_codes_of_keys(keys: np.ndarray) -> np.ndarray:
     """Stage-0 codes of plays given by their play keys (:mod:`seers_env.engine.core`): int64 ``(n,)``.
@@ -150,25 +171,7 @@ def main_codes_of_keys(keys: np.ndarray) -> np.ndarray:
     """
     out = np.empty(keys.shape[0], np.int64)
     for i in range(keys.shape[0]):
-        key = keys[i]
-        kind = key >> 57 & 3
-        if kind != 1:  # PASS 0 -> 0, ROD 2 -> 1, GIFT 3 -> 2
-            out[i] = kind - 1 if kind else PASS
-            continue
-        rank = key >> 6 & 127
-        art = (key >> 16 & 7) - 1
-        if art >= 0 and key >> 22 & 1:
-            if art == HIGHEST_SINGLE:
-                out[i] = HIGHEST
-                continue
-            if art == HALF_STEP:
-                rank -= (key >> 30 & 7) - 1
-        v = rank >> 1
-        if key & 3 == 3:
-            size = key >> 2 & 15
-            out[i] = RUN_BASE + ((key >> 19 & 7) - 1) * 66 + _WIN_ARRAY[v - size + 1, v]
-        else:  # the group's natural cards of value v (the key's suit mask) and its wilds
-            out[i] = GROUP_BASE + ((v - MIN_VALUE) * 32 + (key >> 33 & 31)) * 6 + (key >> 13 & 7)
+        out[i] = main_code_of_key(keys[i])
     return out
 
 

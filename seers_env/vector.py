@@ -28,21 +28,33 @@ from collections.abc import Sequence
 import numpy as np
 from gymnasium import spaces
 
-from .actions import N_ACTIONS, Decision
+from . import vector_core
+from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
-from .engine.game import Game, GameConfig
-from .engine.scoring import placements
-from .observation import OBS_DIM, observe
+from .engine.game import GameConfig
+from .engine.kernel import N_CARD_IDS, S_PENDING_READY, KernelGames
+from .observation import OBS_DIM
 from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES
 
 
 class SeersVectorEnv:
     """``num_envs`` Seers Catalog games stepped together (see the module docstring).
 
+    The games run on the compiled game kernel (:mod:`seers_env.engine.kernel`); decisions, masks and
+    observations are built in compiled code too (:mod:`seers_env.vector_core`), so a step is one compiled
+    call over all games plus the Python deal of each round that ends.
+
     Args:
         num_envs: number of games in flight, at least 1.
         n_players, n_rounds, artifact_deck: the game configuration (:class:`~seers_env.game.GameConfig`).
         reward_mode: ``"score"`` or ``"win"``, as in the AEC environment.
+        parallel: step the games on numba's thread pool (``numba.set_num_threads`` sets its size; default
+            all cores). Off by default: processes that run several environments, or a learner's torch
+            threads, may want the cores for themselves. Results are the same either way.
+
+    Attributes:
+        kernel: the :class:`~seers_env.engine.kernel.KernelGames` holding every game's state (read-only
+            by convention).
 
     Raises:
         ValueError: ``num_envs < 1``, an unknown reward mode or a bad game configuration.
@@ -51,7 +63,8 @@ class SeersVectorEnv:
     metadata = {"name": "seers_catalog_v0_vector", "autoreset_mode": "SameStep"}
 
     def __init__(self, num_envs: int, n_players: int = 4, n_rounds: int = 4,
-                 artifact_deck: Sequence[str] | None = DEFAULT_ARTIFACT_DECK, reward_mode: str = "score"):
+                 artifact_deck: Sequence[str] | None = DEFAULT_ARTIFACT_DECK, reward_mode: str = "score",
+                 parallel: bool = False):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
         if reward_mode not in REWARD_MODES:
@@ -61,6 +74,7 @@ class SeersVectorEnv:
                                  artifact_deck=() if artifact_deck is None else artifact_deck)
         self.n_players = self.config.n_players
         self.reward_mode = reward_mode
+        self.parallel = bool(parallel)
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
@@ -71,12 +85,21 @@ class SeersVectorEnv:
             "action_mask": spaces.Box(0, 1, (self.num_envs, N_ACTIONS), np.int8),
         })
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, N_ACTIONS))
-        self.games: list[Game] = []
-        self.decisions: list[Decision] = []
-        self._rngs: list[np.random.Generator] = []
-        self._obs = np.zeros((self.num_envs, OBS_DIM), np.float32)
-        self._masks = np.zeros((self.num_envs, N_ACTIONS), np.int8)
-        self._seats = np.zeros(self.num_envs, np.int64)
+        n = self.num_envs
+        self.kernel: KernelGames | None = None
+        # pending decisions (seers_env.vector_core): legal play keys, candidates, stage and chosen codes
+        self._keys = np.zeros((n, 1024), np.int64)
+        self._cands = np.zeros((n, 1024), np.int32)
+        self._nkeys = np.zeros(n, np.int64)
+        self._dec = np.zeros((n, vector_core.N_DEC), np.int64)
+        self._obs = np.zeros((n, OBS_DIM), np.float32)
+        self._masks = np.zeros((n, N_ACTIONS), np.int8)
+        self._rewards = np.zeros((n, self.n_players), np.float32)
+        self._terms = np.zeros(n, bool)
+        self._totals = np.zeros((n, self.n_players), np.int64)
+        self._widen = np.zeros(n, np.int64)
+        self._buf = np.empty(N_CARD_IDS + 160, np.int64)
+        self._rows = np.arange(n)
 
     # --- episodes ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -92,29 +115,36 @@ class SeersVectorEnv:
             raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         if seed is None:
             root = np.random.SeedSequence()
-            self._rngs = [np.random.default_rng(s) for s in root.spawn(self.num_envs)]
+            rngs = [np.random.default_rng(s) for s in root.spawn(self.num_envs)]
         else:
-            self._rngs = [np.random.default_rng(int(seed) + i) for i in range(self.num_envs)]
-        self.games = [self._new_game(i) for i in range(self.num_envs)]
-        self.decisions = [None] * self.num_envs  # type: ignore[list-item]
-        for i in range(self.num_envs):
-            self._new_decision(i)
-        return self._observations(), {"seat": self._seats.copy()}
+            rngs = [np.random.default_rng(int(seed) + i) for i in range(self.num_envs)]
+        k = self.kernel = KernelGames(self.num_envs, self.config)
+        for i, rng in enumerate(rngs):
+            k.slot_rngs[i] = rng
+            # as raw_env.reset(): each game's seed is drawn from the slot's generator
+            k.new_game(i, int(rng.integers(2**63 - 1)))
+        if vector_core.start_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+                                 self._obs, self._masks, self._widen, self._buf):
+            self._widen_rows()
+        return self._observations(), {"seat": self._seats()}
 
-    def _new_game(self, i: int) -> Game:
-        # as raw_env.reset(): each game's seed is drawn from the slot's generator
-        return Game(self.config, seed=int(self._rngs[i].integers(2**63 - 1)))
+    def _seats(self) -> np.ndarray:
+        return self.kernel.scal[:, 0].copy()  # kernel.S_CURRENT
 
-    def _new_decision(self, i: int) -> None:
-        g = self.games[i]
-        d = self.decisions[i] = Decision(g.legal_plays(), g.current, g.config.n_players)
-        self._seats[i] = g.current
-        self._write(i, g, d)
-
-    def _write(self, i: int, g: Game, d: Decision) -> None:
-        """Row ``i`` of the observation and mask buffers, for the pending decision ``d``."""
-        self._obs[i] = observe(g, g.current, d)
-        d.write_mask(self._masks[i])
+    def _widen_rows(self) -> None:
+        """Widen the decision buffers to the most legal plays needed, then list the rows that overflowed."""
+        rows = np.flatnonzero(self._widen)
+        need = int(self._widen.max())
+        width = max(need, 2 * self._keys.shape[1])
+        keys = np.zeros((self.num_envs, width), np.int64)
+        cands = np.zeros((self.num_envs, width), np.int32)
+        keys[:, :self._keys.shape[1]] = self._keys
+        cands[:, :self._cands.shape[1]] = self._cands
+        self._keys, self._cands = keys, cands
+        k = self.kernel
+        vector_core.finish_rows(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+                                self._obs, self._masks, rows, self._buf)
+        self._widen[:] = 0
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs.copy(), "action_mask": self._masks.copy()}
@@ -134,41 +164,28 @@ class SeersVectorEnv:
             RuntimeError: ``reset()`` was not called. ValueError: wrong shape, or an action outside its
             row's mask (the message names the row); no game changes then.
         """
-        if not self.games:
+        if self.kernel is None:
             raise RuntimeError("call reset() before step()")
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        acts = a.tolist()
-        for i, x in enumerate(acts):
-            if not 0 <= x < N_ACTIONS or not self._masks[i, x]:
-                raise ValueError(f"action {x} of row {i} is not allowed by its action mask "
-                                 f"(allowed: {np.flatnonzero(self._masks[i])[:12].tolist()} ...)")
-        n = self.n_players
-        rewards = np.zeros((self.num_envs, n), np.float32)
-        terminations = np.zeros(self.num_envs, bool)
-        totals = np.zeros((self.num_envs, n), np.int64)
-        score = self.reward_mode == "score"
-        for i, x in enumerate(acts):
-            d = self.decisions[i]
-            g = self.games[i]
-            play = d.choose(x)
-            if play is None:  # a further choice of the same seat
-                self._write(i, g, d)
-                continue
-            result = g.apply(play)
-            if result.round_scores is not None and score:
-                rewards[i] = result.round_scores
-            if result.game_over:
-                if not score:
-                    places = placements(g.totals, g.round_scores[-1])
-                    rewards[i] = [(n + 1 - 2 * p) / (n - 1) for p in places]
-                terminations[i] = True
-                totals[i] = g.totals
-                self.games[i] = g = self._new_game(i)
-            self._new_decision(i)
-        return (self._observations(), rewards, terminations, np.zeros(self.num_envs, bool),
-                {"seat": self._seats.copy(), "totals": totals})
+        inside = (a >= 0) & (a < N_ACTIONS)
+        ok = inside.copy()
+        ok[inside] = self._masks[self._rows[inside], a[inside]] == 1
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"action {int(a[i])} of row {i} is not allowed by its action mask "
+                             f"(allowed: {np.flatnonzero(self._masks[i])[:12].tolist()} ...)")
+        k = self.kernel
+        step = vector_core.step_all_parallel if self.parallel else vector_core.step_all
+        if step(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec, a.astype(np.int64),
+                self._obs, self._masks, self._rewards, self._terms, self._totals, self.reward_mode == "win",
+                self._widen):
+            self._widen_rows()
+        for i in np.flatnonzero(k.scal[:, S_PENDING_READY] == 0).tolist():
+            k.refill(i)  # deal the next round (or game) ahead, in Python
+        return (self._observations(), self._rewards.copy(), self._terms.copy(), np.zeros(self.num_envs, bool),
+                {"seat": self._seats(), "totals": self._totals.copy()})
 
     def action_masks(self) -> np.ndarray:
         """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a copy), as sb3-contrib asks for."""

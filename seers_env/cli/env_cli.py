@@ -47,22 +47,22 @@ def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -
     return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
 
 
-def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256) -> float:
+def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256,
+                       parallel: bool = False) -> float:
     """Env steps/s (decisions, summed over games) of random legal play on the batch API with ``num_envs``
-    games in flight: stacked observations and masks built at every step, one process."""
+    games in flight: stacked observations and masks built at every step, one process (``parallel``: the
+    games stepped on numba's thread pool, all cores). The random agent picks each row's action from its
+    mask with :func:`seers_env.vector_core.random_legal_actions` (compiled; its time is counted)."""
     from ..vector import SeersVectorEnv
+    from ..vector_core import random_legal_actions
 
-    venv = SeersVectorEnv(num_envs, n_players=n_players)
+    venv = SeersVectorEnv(num_envs, n_players=n_players, parallel=parallel)
     obs, _ = venv.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
     start = time.perf_counter()
     while steps == 0 or time.perf_counter() - start < seconds:  # at least one batch
-        rows, cols = np.nonzero(obs["action_mask"])  # row-major: each row's legal actions, in order
-        counts = np.bincount(rows, minlength=num_envs)
-        first = np.cumsum(counts) - counts
-        actions = cols[first + (rng.random(num_envs) * counts).astype(np.int64)]
-        obs, _, _, _, _ = venv.step(actions)
+        obs, _, _, _, _ = venv.step(random_legal_actions(obs["action_mask"], rng.random(num_envs)))
         steps += num_envs
     return steps / (time.perf_counter() - start)
 
@@ -145,8 +145,10 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None
     """``{"seers_catalog_v0": steps/s, "texas_holdem_v4": ..., "rlcard_doudizhu": ...}``; ``None`` for a
     peer that is not installed."""
     vector_steps_per_s(0.1, seed, num_envs=4)  # load (or compile, once per install) the compiled code first
+    vector_steps_per_s(0.1, seed, num_envs=4, parallel=True)
     out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
-                                    "seers vector x256": vector_steps_per_s(seconds, seed)}
+                                    "seers vector x256": vector_steps_per_s(seconds, seed),
+                                    "seers vector x256, threads": vector_steps_per_s(seconds, seed, parallel=True)}
     for name, fn in (("texas_holdem_v4", texas_holdem_steps_per_s), ("rlcard_doudizhu", doudizhu_steps_per_s)):
         try:
             out[name] = fn(seconds, seed)
@@ -192,6 +194,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                               f"{vec / value:.2f}x" if value else "-")
         console = Console()
         console.print(table)
+        import numba
+
+        console.print(f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
+                      f"thread(s) on {os.cpu_count()} core(s); the other rows run on one thread.")
         for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
             if r[peer] and ours:
                 ratio = ours / r[peer]

@@ -363,9 +363,8 @@ def random_play(cards, scal, scores, i, uniforms, max_plays):
 def deal_counts(deal: Deal) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A :class:`~seers_env.engine.game.Deal` as card counts: ``(hands int16 (5, 68), hidden int16 (68,),
     suits int64 (5,) flags)``."""
-    hands = np.zeros((MAX_SEATS, N_CARD_IDS), np.int16)
-    for s, h in enumerate(deal.hands):
-        np.add.at(hands[s], h, 1)
+    flat = [s * N_CARD_IDS + c for s, h in enumerate(deal.hands) for c in h]
+    hands = np.bincount(flat, minlength=MAX_SEATS * N_CARD_IDS).astype(np.int16).reshape(MAX_SEATS, N_CARD_IDS)
     hidden = np.zeros(N_CARD_IDS, np.int16)
     hidden[deal.hidden] = 1
     suits = np.zeros(MAX_SEATS, np.int64)

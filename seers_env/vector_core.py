@@ -1,0 +1,383 @@
+"""Compiled pieces of the batch API (:mod:`seers_env.vector`): pending decisions, action masks and
+observations of many kernel games (:mod:`seers_env.engine.kernel`) at once, in numba code.
+
+They compute what the Python environment computes, on arrays:
+
+* :func:`play_code` is :func:`seers_env.actions.play_codes` of a play key (catalogue stage 0, 1 or 2);
+* a decision (``keys``, ``cands``, ``dec`` rows) narrows the legal plays by each chosen code exactly as
+  :class:`seers_env.actions.Decision` does, and :func:`write_mask` writes ``Decision.mask()``;
+* :func:`write_obs` writes :func:`seers_env.observation.observe` of the acting seat (same layout, same
+  float32 values; ``tests/test_vector.py`` and ``tests/test_vector_core.py`` check both).
+
+Decision state of slot ``i``: ``keys[i, :nkeys[i]]`` (int64 play keys, ``Game.legal_plays()`` order),
+``cands[i, :dec[i, D_NCANDS]]`` (int32 indices of the plays still possible), ``dec[i, D_STAGE]`` (0 main,
+1 wild positions, 2 artifact) and the codes chosen so far ``dec[i, D_CHOSEN:D_CHOSEN + dec[i, D_NCHOSEN]]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .actions import (
+    ART_BASE, ART_NONE, CARRY_BASE, CAULDRON_BASE, GROUP_BASE, HALF_BASE, HIGHEST, MAX_WILDS, N_ACTIONS,
+    RUN_BASE, SUIT_BASE, TARGET_BASE, WILDS_BASE, WINDOWS, main_code_of_key,
+)
+from .engine import core, kernel
+from .engine.artifacts import CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
+from .engine.kernel import (
+    HAND, KNOWN, N_CARD_IDS, PLAYED, S_CURRENT, S_GO_FIRST, S_N_PLAYERS, S_N_ROUNDS, S_OUTCOME, S_OVER,
+    S_PASSED, S_ROUND, S_START, S_SUITS, S_TOP_RANK, S_TOP_SEAT, S_TOP_SIZE, S_TOP_TYPE, S_TOTALS, TRICK,
+)
+from .engine.rulings import HIGHEST_SINGLE_RANK
+from .engine.scoring import BONUS_MAX_CARDS
+from .observation import CARD_BLOCK, OBS_DIM, OBSERVATION_LAYOUT
+
+assert CARD_BLOCK == N_CARD_IDS
+
+D_NCANDS = 0
+D_STAGE = 1
+D_NCHOSEN = 2
+D_CHOSEN = 3  # up to 3 codes
+N_DEC = 6
+N_STAGES = 3
+
+_O = {name: off for name, off, _ in OBSERVATION_LAYOUT}
+O_HAND, O_PLAYED, O_TRICK, O_KNOWN = _O["hand"], _O["played"], _O["trick_cards"], _O["known"]
+O_TOP_TYPE, O_TOP_SIZE, O_TOP_RANK, O_TOP_HIGHEST = _O["top_type"], _O["top_size"], _O["top_rank"], _O["top_highest"]
+O_TOP_SEAT, O_PASSED, O_BONUS, O_SIZES = _O["top_seat"], _O["passed"], _O["bonus"], _O["hand_sizes"]
+O_TOTALS, O_LAST, O_ROUND, O_N_PLAYERS = _O["totals"], _O["round_scores_last"], _O["round"], _O["n_players"]
+O_START, O_GO_FIRST, O_SUITS, O_STAGE = _O["start_seer"], _O["go_first"], _O["suits"], _O["stage"]
+O_KIND, O_VALUE, O_LOW = _O["chosen_kind"], _O["chosen_value"], _O["chosen_low"]
+O_CSUITS, O_CWILDS, O_CWILD_VALUES = _O["chosen_suits"], _O["chosen_wilds"], _O["chosen_wild_values"]
+MAX_SEATS = 5
+
+_WINDOW_LO = np.array([lo for lo, _ in WINDOWS], np.int64)
+_WINDOW_HI = np.array([hi for _, hi in WINDOWS], np.int64)
+_N_WINDOWS = len(WINDOWS)
+
+
+@njit(cache=True)
+def play_code(key, stage, seat, n_players):
+    """Code of the play with key ``key`` at decision ``stage`` (:func:`seers_env.actions.play_codes`;
+    -1 where the stage does not apply)."""
+    if stage == 0:
+        return main_code_of_key(key)
+    kind = key >> 57 & 3
+    if stage == 1:
+        if kind == core.MELD_KIND and key & 3 == core.RUN:
+            return WILDS_BASE + (key >> 45 & 4095)
+        return -1
+    if kind == core.GIFT_KIND:
+        target = (key >> 59 & 7) - 1
+        return TARGET_BASE + (target - seat) % n_players - 1
+    if kind != core.MELD_KIND:
+        return ART_NONE
+    art = (key >> 16 & 7) - 1
+    if art < 0:
+        return ART_NONE
+    used = key >> 22 & 1
+    if art == HIGHEST_SINGLE and used:
+        return ART_NONE
+    if not used:
+        return CARRY_BASE + art
+    modifier = (key >> 30 & 7) - 1
+    if art == HALF_STEP:
+        return HALF_BASE + (1 if modifier > 0 else 0)
+    modified = (key >> 23 & 127) - 1
+    if art == CAULDRON:
+        return CAULDRON_BASE + 2 * modified + (1 if modifier > 0 else 0)
+    if art == SUIT_CHANGER:
+        return SUIT_BASE + modified
+    return -2  # no catalogue code: never a legal play's
+
+
+@njit(cache=True)
+def code_at(keys, i, j, stage, seat, n_players):
+    if stage == 0:
+        return main_code_of_key(keys[i, j])
+    return play_code(keys[i, j], stage, seat, n_players)
+
+
+@njit(cache=True)
+def new_decision(cards, scal, i, keys, nkeys, cands, dec, buf):
+    """List slot ``i``'s legal plays into its decision rows; returns their number, or ``-n`` when ``n``
+    plays do not fit in ``keys``' width (nothing written: the caller widens the buffers)."""
+    legal = kernel.legal_keys(cards, scal, i, buf)
+    n = legal.shape[0]
+    if n > keys.shape[1]:
+        return -n
+    keys[i, :n] = legal
+    nkeys[i] = n
+    for j in range(n):
+        cands[i, j] = j
+    dec[i, D_NCANDS] = n
+    dec[i, D_STAGE] = 0
+    dec[i, D_NCHOSEN] = 0
+    return n
+
+
+@njit(cache=True)
+def write_mask(scal, i, keys, cands, dec, masks):
+    """``masks[i]`` = the action mask of slot ``i``'s pending decision (``Decision.mask()``)."""
+    masks[i, :] = 0
+    st = dec[i, D_STAGE]
+    seat = scal[i, S_CURRENT]
+    n = scal[i, S_N_PLAYERS]
+    for j in range(dec[i, D_NCANDS]):
+        masks[i, code_at(keys, i, cands[i, j], st, seat, n)] = 1
+
+
+@njit(cache=True)
+def choose(scal, i, keys, cands, dec, action):
+    """Take ``action`` in slot ``i``'s decision (``Decision.choose``): the chosen play's key once it is
+    fully determined, else -1 (a further stage is pending). ``action`` must be allowed by the mask."""
+    st = dec[i, D_STAGE]
+    seat = scal[i, S_CURRENT]
+    n = scal[i, S_N_PLAYERS]
+    left = 0
+    for j in range(dec[i, D_NCANDS]):
+        c = cands[i, j]
+        if code_at(keys, i, c, st, seat, n) == action:
+            cands[i, left] = c
+            left += 1
+    dec[i, D_NCANDS] = left
+    dec[i, D_CHOSEN + dec[i, D_NCHOSEN]] = action
+    dec[i, D_NCHOSEN] += 1
+    if left == 1:
+        dec[i, D_STAGE] = N_STAGES
+        return keys[i, cands[i, 0]]
+    for nxt in range(st + 1, N_STAGES):
+        first = code_at(keys, i, cands[i, 0], nxt, seat, n)
+        for j in range(1, left):
+            if code_at(keys, i, cands[i, j], nxt, seat, n) != first:
+                dec[i, D_STAGE] = nxt
+                return -1
+    raise AssertionError("two legal plays share one code path")
+
+
+@njit(cache=True)
+def write_obs(cards, scal, scores, i, dec, obs):
+    """``obs[i]`` = :func:`seers_env.observation.observe` of slot ``i``'s acting seat with its pending
+    decision (float32, :data:`~seers_env.observation.OBSERVATION_LAYOUT`)."""
+    row = obs[i]
+    row[:] = 0.0
+    n = scal[i, S_N_PLAYERS]
+    seat = scal[i, S_CURRENT]
+    for c in range(N_CARD_IDS):
+        row[O_HAND + c] = cards[i, HAND + seat, c]
+        row[O_TRICK + c] = cards[i, TRICK, c]
+    for r in range(n):
+        s = (seat + r) % n
+        for c in range(N_CARD_IDS):
+            row[O_PLAYED + r * CARD_BLOCK + c] = cards[i, PLAYED + s, c]
+        if r:
+            for c in range(N_CARD_IDS):
+                row[O_KNOWN + (r - 1) * CARD_BLOCK + c] = cards[i, KNOWN + s, c]
+        if scal[i, S_PASSED + s]:
+            row[O_PASSED + r] += 1.0
+        size = 0
+        for c in range(N_CARD_IDS):
+            size += cards[i, HAND + s, c]
+        if size <= BONUS_MAX_CARDS:
+            row[O_BONUS + r] += 1.0
+        row[O_SIZES + r] = size / 15.0
+    scored = scal[i, S_ROUND] + scal[i, S_OVER]
+    if scored:
+        for r in range(n):
+            s = (seat + r) % n
+            row[O_TOTALS + r] = max(-50.0, min(50.0, scal[i, S_TOTALS + s] / 20.0))
+            row[O_LAST + r] = scores[i, scored - 1, s] / 20.0
+    n_rounds = scal[i, S_N_ROUNDS]
+    row[O_ROUND] = scal[i, S_ROUND] / n_rounds
+    row[O_ROUND + 1] = 1.0 if scal[i, S_ROUND] == n_rounds - 1 else 0.0
+    top = scal[i, S_TOP_TYPE]
+    row[O_TOP_TYPE + top] += 1.0
+    if top:
+        row[O_TOP_SEAT + (scal[i, S_TOP_SEAT] - seat) % n] += 1.0
+        rank = scal[i, S_TOP_RANK]
+        if rank >= HIGHEST_SINGLE_RANK:
+            row[O_TOP_HIGHEST] += 1.0
+        row[O_TOP_SIZE] = scal[i, S_TOP_SIZE] / 12.0
+        row[O_TOP_RANK] = min(rank, 27) / 27.0
+    row[O_N_PLAYERS + n - 2] += 1.0
+    row[O_START + (scal[i, S_START] - seat) % n] += 1.0
+    if scal[i, S_GO_FIRST] >= 0:
+        row[O_GO_FIRST + (scal[i, S_GO_FIRST] - seat) % n] += 1.0
+    for s in range(MAX_SEATS):
+        if scal[i, S_SUITS + s]:
+            row[O_SUITS + s] += 1.0
+    row[O_STAGE + min(dec[i, D_STAGE], 2)] += 1.0
+    nch = dec[i, D_NCHOSEN]
+    for k in range(nch):
+        code = dec[i, D_CHOSEN + k]
+        if code < GROUP_BASE:
+            row[O_KIND + code] += 1.0  # PASS, ROD, GIFT, HIGHEST are codes 0..3
+        elif code < RUN_BASE:
+            r, w = divmod(code - GROUP_BASE, MAX_WILDS + 1)
+            v, mask = divmod(r, 32)
+            row[O_KIND + 4] += 1.0
+            row[O_VALUE + v] += 1.0
+            for s in range(MAX_SEATS):
+                if mask >> s & 1:
+                    row[O_CSUITS + s] += 1.0
+            row[O_CWILDS] += w
+        elif code < WILDS_BASE:
+            s, wi = divmod(code - RUN_BASE, _N_WINDOWS)
+            row[O_KIND + 5] += 1.0
+            row[O_VALUE + _WINDOW_HI[wi] - 2] += 1.0
+            row[O_LOW + _WINDOW_LO[wi] - 2] += 1.0
+            row[O_CSUITS + s] += 1.0
+        elif code < ART_BASE:
+            m = code - WILDS_BASE
+            for b in range(12):
+                if m >> b & 1:
+                    row[O_CWILD_VALUES + b] += 1.0
+    if nch:
+        row[O_CWILDS] /= 5.0
+
+
+@njit(cache=True)
+def _placement_rewards(scal, scores, i, out_row):
+    """``"win"`` rewards of a finished game: ``(n + 1 - 2 * place) / (n - 1)``, places by (total,
+    last-round score) with tied seats sharing their places' mean (:func:`seers_env.scoring.placements`)."""
+    n = scal[i, S_N_PLAYERS]
+    last = scal[i, S_N_ROUNDS] - 1
+    for s in range(n):
+        better = 0
+        equal = 0
+        ts, ls = scal[i, S_TOTALS + s], scores[i, last, s]
+        for t in range(n):
+            tt, lt = scal[i, S_TOTALS + t], scores[i, last, t]
+            if tt > ts or (tt == ts and lt > ls):
+                better += 1
+            elif tt == ts and lt == ls:
+                equal += 1
+        place = (better + better + equal - 1) / 2 + 1
+        out_row[s] = (n + 1 - 2 * place) / (n - 1)
+
+
+@njit(cache=True)
+def _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, action, obs, masks, rewards, terms, totals,
+              win_mode, widen, buf, tmp):
+    """:func:`step_all` for slot ``i``; returns 1 when its next legal plays do not fit in ``keys``."""
+    widen[i] = 0
+    terms[i] = False
+    p = scal[i, S_N_PLAYERS]
+    for s in range(p):
+        rewards[i, s] = 0.0
+        totals[i, s] = 0
+    key = choose(scal, i, keys, cands, dec, action)
+    if key < 0:  # a further choice of the same seat
+        write_mask(scal, i, keys, cands, dec, masks)
+        write_obs(cards, scal, scores, i, dec, obs)
+        return 0
+    r = scal[i, S_ROUND]
+    kernel.apply_key(cards, scal, scores, i, key, tmp)
+    outcome = scal[i, S_OUTCOME]
+    if outcome == kernel.OUT_ROUND or outcome == kernel.OUT_GAME_OVER:
+        if not win_mode:
+            for s in range(p):
+                rewards[i, s] = scores[i, r, s]
+    if outcome == kernel.OUT_GAME_OVER:
+        if win_mode:
+            _placement_rewards(scal, scores, i, rewards[i])
+        terms[i] = True
+        for s in range(p):
+            totals[i, s] = scal[i, S_TOTALS + s]
+        kernel.install_pending(cards, scal, scores, i)  # the slot's next game (autoreset)
+    got = new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+    if got < 0:
+        widen[i] = -got
+        return 1
+    write_mask(scal, i, keys, cands, dec, masks)
+    write_obs(cards, scal, scores, i, dec, obs)
+    return 0
+
+
+@njit(cache=True)
+def step_all(cards, scal, scores, keys, nkeys, cands, dec, actions, obs, masks, rewards, terms, totals,
+             win_mode, widen):
+    """One action in every slot (the batch API's ``step``): choose, apply a completed play, autoreset a
+    finished game from its pending deal, list the next decision, write masks and observations.
+
+    ``rewards`` float32 ``(N, P)``, ``terms`` bool ``(N,)``, ``totals`` int64 ``(N, P)`` are written
+    for every slot (zero unless something happened). A slot whose next legal plays do not fit in
+    ``keys`` gets ``widen[i] = count`` (its decision, mask and observation are left to the caller).
+    Returns the number of such slots.
+    """
+    buf = np.empty(N_CARD_IDS + 160, np.int64)
+    tmp = np.empty(N_CARD_IDS, np.int64)
+    n_wide = 0
+    for i in range(actions.shape[0]):
+        n_wide += _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, actions[i], obs, masks, rewards,
+                            terms, totals, win_mode, widen, buf, tmp)
+    return n_wide
+
+
+@njit(cache=True, parallel=True)
+def step_all_parallel(cards, scal, scores, keys, nkeys, cands, dec, actions, obs, masks, rewards, terms,
+                      totals, win_mode, widen):
+    """:func:`step_all` with the slots shared among numba's threads (``numba.set_num_threads``)."""
+    n_wide = 0
+    for i in prange(actions.shape[0]):
+        buf = np.empty(N_CARD_IDS + 160, np.int64)
+        tmp = np.empty(N_CARD_IDS, np.int64)
+        n_wide += _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, actions[i], obs, masks, rewards,
+                            terms, totals, win_mode, widen, buf, tmp)
+    return n_wide
+
+
+@njit(cache=True)
+def start_all(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf):
+    """List every slot's first decision and write its mask and observation (after a reset); slots whose
+    plays do not fit get ``widen[i] = count``. Returns the number of such slots."""
+    n_wide = 0
+    for i in range(scal.shape[0]):
+        widen[i] = 0
+        got = new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+        if got < 0:
+            widen[i] = -got
+            n_wide += 1
+            continue
+        write_mask(scal, i, keys, cands, dec, masks)
+        write_obs(cards, scal, scores, i, dec, obs)
+    return n_wide
+
+
+@njit(cache=True)
+def finish_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, buf):
+    """List the decision of each slot in ``rows`` and write its mask and observation (after widening)."""
+    for i in rows:
+        new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+        write_mask(scal, i, keys, cands, dec, masks)
+        write_obs(cards, scal, scores, i, dec, obs)
+
+
+@njit(cache=True)
+def random_legal_actions(masks, uniforms):
+    """A uniformly random allowed action of each row: the ``int(u * count)``-th allowed action (in
+    increasing order) of row ``i`` with ``u = uniforms[i]`` (float64 in [0, 1)); int64 ``(N,)``, -1 for a
+    row that allows nothing. For random rollouts and benchmarks (the choice a NumPy loop over
+    ``np.nonzero(masks)`` makes, without scanning the masks twice)."""
+    n = masks.shape[0]
+    out = np.full(n, -1, np.int64)
+    for i in range(n):
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a]
+        if count == 0:
+            continue
+        want = int(uniforms[i] * count)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if want == 0:
+                    out[i] = a
+                    break
+                want -= 1
+    return out
+
+
+assert N_ACTIONS > TARGET_BASE and HIGHEST == 3
+
+__all__ = ["choose", "new_decision", "play_code", "random_legal_actions", "step_all", "write_mask", "write_obs"]

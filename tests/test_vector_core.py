@@ -1,0 +1,94 @@
+"""The compiled batch pieces (seers_env.vector_core) compute what Decision and observe() compute."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seers_env.actions import N_ACTIONS, play_codes
+from seers_env.engine import core
+from seers_env.engine.game import Game, GameConfig
+from seers_env.seers_catalog_v0 import raw_env
+from seers_env.vector import SeersVectorEnv
+from seers_env.vector_core import play_code, random_legal_actions
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_play_codes_of_keys_equal_play_codes(n_players):
+    rng = np.random.default_rng(n_players)
+    seen = 0
+    for seed in range(3):
+        g = Game(GameConfig(n_players=n_players), seed=seed)
+        while not g.game_over:
+            legal = g.legal_plays()
+            for key, play in zip(legal.keys.tolist(), legal):
+                want = play_codes(play, g.current, n_players)
+                got = tuple(play_code(key, st, g.current, n_players) for st in range(3))
+                assert got == want, play
+                seen += 1
+            g.apply(legal[int(rng.integers(len(legal)))])
+    assert seen > 1000
+
+
+@pytest.mark.parametrize("n_players,reward_mode", [(2, "score"), (3, "win"), (4, "score"), (5, "win")])
+def test_vector_env_matches_aec_envs_over_whole_games(n_players, reward_mode):
+    """Several 2-round games per slot: observations, masks (later decision stages included), rewards and
+    totals equal the AEC env's; the decision buffers start narrow, so they are widened on the way."""
+    n_envs, seed = 3, 5
+    venv = SeersVectorEnv(n_envs, n_players=n_players, n_rounds=2, reward_mode=reward_mode)
+    venv._keys = venv._keys[:, :8].copy()  # force widening of the decision buffers
+    venv._cands = venv._cands[:, :8].copy()
+    envs = [raw_env(n_players=n_players, n_rounds=2, reward_mode=reward_mode) for _ in range(n_envs)]
+    for i, e in enumerate(envs):
+        e.reset(seed=seed + i)
+    obs, infos = venv.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    ended = later_stages = 0
+    for _ in range(1500):
+        actions = []
+        for i, e in enumerate(envs):
+            o = e.observe(e.agent_selection)
+            assert infos["seat"][i] == e.possible_agents.index(e.agent_selection)
+            np.testing.assert_array_equal(obs["observation"][i], o["observation"])
+            np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
+            later_stages += e.decision.stage > 0
+            legal = np.flatnonzero(o["action_mask"])
+            actions.append(int(legal[int(rng.integers(len(legal)))]))
+        obs, rewards, term, _, infos = venv.step(np.array(actions))
+        for i, e in enumerate(envs):
+            e.step(actions[i])
+            np.testing.assert_allclose(rewards[i], [e.rewards[a] for a in e.possible_agents])
+            done = all(e.terminations.values())
+            assert term[i] == done
+            if done:
+                ended += 1
+                assert infos["totals"][i].tolist() == list(e.game.totals)
+                e.reset()
+    assert ended >= 3 and later_stages > 0
+    assert venv._keys.shape[1] > 8
+
+
+def test_random_legal_actions_pick_the_uth_allowed_action():
+    masks = np.zeros((3, N_ACTIONS), np.int8)
+    masks[0, [4, 9, 100]] = 1
+    masks[1, [0]] = 1
+    masks[2, [6000, 6001]] = 1
+    got = random_legal_actions(masks, np.array([0.5, 0.99, 0.7]))
+    assert got.tolist() == [9, 0, 6001]
+    assert core.PASS_KEY  # the keys module is loaded alongside
+
+
+def test_parallel_stepping_gives_the_same_results():
+    a, b = SeersVectorEnv(6, n_rounds=1), SeersVectorEnv(6, n_rounds=1, parallel=True)
+    oa, _ = a.reset(seed=3)
+    ob, _ = b.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        for key in oa:
+            np.testing.assert_array_equal(oa[key], ob[key])
+        actions = random_legal_actions(oa["action_mask"], rng.random(6))
+        oa, ra, ta, _, ia = a.step(actions)
+        ob, rb, tb, _, ib = b.step(actions)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(ta, tb)
+        np.testing.assert_array_equal(ia["totals"], ib["totals"])
