@@ -48,7 +48,7 @@ from itertools import chain
 import numpy as np
 from numba import njit
 
-from .actions import GIFT, GROUP_BASE, HIGHEST, PASS, ROD, RUN_BASE, WILDS_BASE, Decision, decode
+from .actions import ART_BASE, GROUP_BASE, MAX_WILDS, RUN_BASE, WILDS_BASE, WINDOWS, Decision
 from .engine.artifacts import ARTIFACT_KINDS
 from .engine.cards import N_SUITED
 from .engine.game import Game
@@ -98,9 +98,99 @@ _SEGMENT_OFFSETS = {
 _ORDERS = {n: [[(seat + r) % n for r in range(n)] for seat in range(n)] for n in range(2, MAX_SEATS + 1)}
 
 
+#: The header of :func:`encode_head`: everything of an observation but its card blocks, as int64 fields.
+H_N, H_SEAT, H_TOP_TYPE, H_TOP_SIZE, H_TOP_RANK, H_TOP_SEAT, H_START, H_GO_FIRST = range(8)
+H_ROUND, H_N_ROUNDS, H_STAGE, H_SCORED, H_SUITS, H_NCHOSEN = range(8, 14)
+H_CHOSEN = 14  # 3 codes
+H_PASSED = 17  # 5 flags, absolute seats
+H_SIZES = 22  # 5 hand sizes, absolute seats
+H_TOTALS = 27  # 5 game totals, absolute seats
+H_LAST = 32  # 5 scores of the last scored round, absolute seats
+N_HEAD = 37
+
+_WINDOW_LO = np.array([lo for lo, _ in WINDOWS], np.int64)
+_WINDOW_HI = np.array([hi for _, hi in WINDOWS], np.int64)
+_O_KIND, _O_VALUE, _O_LOW = _OFF["chosen_kind"], _OFF["chosen_value"], _OFF["chosen_low"]
+_O_CSUITS, _O_CWILDS, _O_CWILD_VALUES = _OFF["chosen_suits"], _OFF["chosen_wilds"], _OFF["chosen_wild_values"]
+_O_SIZES, _O_TOTALS, _O_LAST, _O_ROUND = _OFF["hand_sizes"], _OFF["totals"], _OFF["round_scores_last"], _OFF["round"]
+
+
 @njit(cache=True)
-def _count(items: np.ndarray, lengths: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """float32 ``(OBS_DIM,)``: +1 at ``offsets[j] + item`` for each item of segment ``j`` (compiled)."""
+def encode_head(row, head):
+    """Write every part but the card blocks into ``row`` (float32 ``(OBS_DIM,)``, zero there) from a
+    header (int64 ``(N_HEAD,)``, fields ``H_*``; ``H_STAGE`` -1: no pending decision of this seat).
+    Shared by :func:`observe` and the batch API (:mod:`seers_env.vector_core`)."""
+    n = head[H_N]
+    seat = head[H_SEAT]
+    for r in range(n):
+        s = (seat + r) % n
+        if head[H_PASSED + s]:
+            row[_PASSED + r] += 1.0
+        size = head[H_SIZES + s]
+        if size <= 5:
+            row[_BONUS + r] += 1.0
+        row[_O_SIZES + r] = size / 15.0
+    scored = head[H_SCORED]
+    if scored:
+        for r in range(n):
+            s = (seat + r) % n
+            row[_O_TOTALS + r] = max(-50.0, min(50.0, head[H_TOTALS + s] / 20.0))
+            row[_O_LAST + r] = head[H_LAST + s] / 20.0
+    n_rounds = head[H_N_ROUNDS]
+    row[_O_ROUND] = head[H_ROUND] / n_rounds
+    row[_O_ROUND + 1] = 1.0 if head[H_ROUND] == n_rounds - 1 else 0.0
+    top = head[H_TOP_TYPE]
+    row[_TOP_TYPE + top] += 1.0
+    if top:
+        row[_TOP_SEAT + (head[H_TOP_SEAT] - seat) % n] += 1.0
+        rank = head[H_TOP_RANK]
+        if rank >= HIGHEST_SINGLE_RANK:
+            row[_TOP_HIGHEST] += 1.0
+        row[_TOP_SIZE] = head[H_TOP_SIZE] / 12.0
+        row[_TOP_RANK] = min(rank, 27) / 27.0  # 27 = 13 1/2 (half-step artifact)
+    row[_N_PLAYERS + n - 2] += 1.0
+    row[_START_SEER + (head[H_START] - seat) % n] += 1.0
+    if head[H_GO_FIRST] >= 0:
+        row[_GO_FIRST + (head[H_GO_FIRST] - seat) % n] += 1.0
+    for s in range(MAX_SEATS):
+        if head[H_SUITS] >> s & 1:
+            row[_SUITS + s] += 1.0
+    stage = head[H_STAGE]
+    if stage < 0:
+        return
+    row[_STAGE + min(stage, 2)] += 1.0
+    nch = head[H_NCHOSEN]
+    for k in range(nch):  # the codes chosen so far (seers_env.actions catalogue)
+        code = head[H_CHOSEN + k]
+        if code < GROUP_BASE:
+            row[_O_KIND + code] += 1.0  # PASS, ROD, GIFT, HIGHEST are codes 0..3
+        elif code < RUN_BASE:
+            r, w = divmod(code - GROUP_BASE, MAX_WILDS + 1)
+            v, mask = divmod(r, 32)
+            row[_O_KIND + 4] += 1.0
+            row[_O_VALUE + v] += 1.0
+            for s in range(MAX_SEATS):
+                if mask >> s & 1:
+                    row[_O_CSUITS + s] += 1.0
+            row[_O_CWILDS] += w
+        elif code < WILDS_BASE:
+            s, wi = divmod(code - RUN_BASE, len(WINDOWS))
+            row[_O_KIND + 5] += 1.0
+            row[_O_VALUE + _WINDOW_HI[wi] - 2] += 1.0
+            row[_O_LOW + _WINDOW_LO[wi] - 2] += 1.0
+            row[_O_CSUITS + s] += 1.0
+        elif code < ART_BASE:
+            m = code - WILDS_BASE
+            for b in range(12):
+                if m >> b & 1:
+                    row[_O_CWILD_VALUES + b] += 1.0
+    if nch:
+        row[_O_CWILDS] /= 5.0
+
+
+@njit(cache=True)
+def _encode(items, lengths, offsets, head):
+    """float32 ``(OBS_DIM,)``: +1 at ``offsets[j] + item`` for each card of segment ``j``, then the head."""
     vec = np.zeros(OBS_DIM, np.float32)
     k = 0
     for j in range(lengths.shape[0]):
@@ -108,11 +198,21 @@ def _count(items: np.ndarray, lengths: np.ndarray, offsets: np.ndarray) -> np.nd
         for _ in range(lengths[j]):
             vec[off + items[k]] += 1.0
             k += 1
+    encode_head(vec, head)
     return vec
+
+
+#: Offsets of the card segments that :func:`observe` counts, by player count: the own hand, the cards
+#: played by each relative seat, the cards known in each other hand, then the trick.
+_CARD_OFFSETS = {n: offsets[:-1].copy() for n, offsets in _SEGMENT_OFFSETS.items()}
+_PAD = [[0] * (MAX_SEATS - n) for n in range(MAX_SEATS + 1)]
 
 
 def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarray:
     """The observation of ``seat``: ``np.ndarray`` float32 of shape ``(OBS_DIM,)``, layout above.
+
+    The card blocks are counted and the rest encoded in compiled code (:func:`encode_head`);
+    ``tests/observation_python.py`` keeps the readable Python encoder, and the tests check both agree.
 
     Args:
         game: the engine game.
@@ -126,9 +226,8 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
     n = game.config.n_players
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not one of 0..{n - 1}")
-    played, known, passed, hands = game.played, game.known, game.passed, game.hands
+    played, known, hands = game.played, game.known, game.hands
     order = _ORDERS[n][seat]
-    # card segments (counted by _count with their block offsets), then one-hot indices (offset 0)
     segments = [hands[seat]]
     segments += [played[s] for s in order]
     segments += [known[s] for s in order[1:]]
@@ -140,56 +239,36 @@ def observe(game: Game, seat: int, decision: Decision | None = None) -> np.ndarr
         if p.artifact >= 0:
             trick.append(N_SUITED + 1 + p.artifact)
     segments.append(trick)
-    idx: list[int] = []
-    rs = game.round_scores
-    sizes: list[float] = []
-    for r in range(n):
-        s = order[r]
-        if passed[s]:
-            idx.append(_PASSED + r)
-        size = len(hands[s])
-        if size <= 5:
-            idx.append(_BONUS + r)
-        sizes.append(size / 15.0)
-    if rs:
-        last = rs[-1]
-        sums = [sum(col) for col in zip(*rs)]
-        totals = [max(-50.0, min(50.0, sums[s] / 20.0)) for s in order]
-        lasts = [last[s] / 20.0 for s in order]
-    else:
-        totals = lasts = [0.0] * n
-    top = game.top
-    if top is not None:
-        idx.append(_TOP_TYPE + top[0])
-        idx.append(_TOP_SEAT + (game.top_seat - seat) % n)
-        if top[2] >= HIGHEST_SINGLE_RANK:
-            idx.append(_TOP_HIGHEST)
-    else:
-        idx.append(_TOP_TYPE)
-    idx.append(_N_PLAYERS + n - 2)
-    idx.append(_START_SEER + (game.start_seer - seat) % n)
-    if game.go_first_holder >= 0:
-        idx.append(_GO_FIRST + (game.go_first_holder - seat) % n)
-    idx += [_SUITS + s for s in game.suits]
-    if decision is not None:
-        idx.append(_STAGE + min(decision.stage, 2))
-        if decision.chosen:
-            idx += _chosen(decision)
-    segments.append(idx)
     lengths = [len(x) for x in segments]
     items = np.fromiter(chain.from_iterable(segments), np.int64, sum(lengths))
-    vec = _count(items, np.array(lengths, dtype=np.int64), _SEGMENT_OFFSETS[n])
-    # scalar parts: one slice assignment (hand_sizes, totals, round_scores_last, round are contiguous)
-    pad = [0.0] * (MAX_SEATS - n)
-    n_rounds = game.config.n_rounds
-    vec[_SCALARS:_SCALARS_END] = (sizes + pad + totals + pad + lasts + pad
-                                  + [game.round / n_rounds, float(game.round == n_rounds - 1)])
-    if top is not None:
-        vec[_TOP_SIZE] = top[1] / 12.0
-        vec[_TOP_RANK] = min(top[2], 27) / 27.0  # 27 = 13 1/2 (half-step artifact)
-    if decision is not None and decision.chosen:
-        vec[_OFF["chosen_wilds"]] /= 5.0
-    return vec
+    rs = game.round_scores
+    pad = _PAD[n]
+    top = game.top
+    suits = 0
+    for s in game.suits:
+        suits |= 1 << s
+    if decision is None:
+        dec = [-1, 0, 0, 0, 0]
+    else:
+        chosen = decision.chosen
+        dec = [decision.stage, len(chosen)] + chosen[:3] + [0] * (3 - min(len(chosen), 3))
+    head = [n, seat]
+    head += (top[0], top[1], top[2]) if top is not None else (0, 0, 0)
+    head += [game.top_seat, game.start_seer, game.go_first_holder, game.round, game.config.n_rounds, dec[0],
+             len(rs), suits]
+    head += dec[1:]
+    head += game.passed
+    head += pad
+    head += [len(h) for h in hands]
+    head += pad
+    if rs:
+        head += [sum(col) for col in zip(*rs)]
+        head += pad
+        head += rs[-1]
+        head += pad
+    else:
+        head += [0] * (2 * MAX_SEATS)
+    return _encode(items, np.array(lengths, dtype=np.int64), _CARD_OFFSETS[n], np.array(head, dtype=np.int64))
 
 
 #: Length of :func:`state`: the acting seat's observation, then every hand (relative seats, 68 each),
@@ -210,32 +289,6 @@ def state(game: Game, decision: Decision | None = None) -> np.ndarray:
     idx += [MAX_SEATS * CARD_BLOCK + c for c in game.hidden]
     np.add.at(extra, idx, 1.0)
     return np.concatenate([observe(game, seat, decision), extra])
-
-
-def _chosen(decision: Decision) -> list[int]:
-    """Indices set by the codes chosen so far in ``decision``."""
-    out: list[int] = []
-    o = _OFF
-    for code in decision.chosen:
-        if code < GROUP_BASE:
-            out.append(o["chosen_kind"] + {PASS: 0, ROD: 1, GIFT: 2, HIGHEST: 3}[code])
-        elif code < RUN_BASE:
-            _, _, f = decode(code)
-            out.append(o["chosen_kind"] + 4)
-            out.append(o["chosen_value"] + f["value"] - 2)
-            out += [o["chosen_suits"] + s for s in range(5) if f["suit_mask"] >> s & 1]
-            out += [o["chosen_wilds"]] * f["wilds"]  # a count; observe() divides it by 5
-        elif code < WILDS_BASE:
-            _, _, f = decode(code)
-            out.append(o["chosen_kind"] + 5)
-            out.append(o["chosen_value"] + f["hi"] - 2)
-            out.append(o["chosen_low"] + f["lo"] - 2)
-            out.append(o["chosen_suits"] + f["suit"])
-        else:
-            _, _, f = decode(code)
-            if "values" in f:
-                out += [o["chosen_wild_values"] + v - 2 for v in f["values"]]
-    return out
 
 
 __all__ = ["CARD_BLOCK", "MAX_SEATS", "OBSERVATION_LAYOUT", "OBS_DIM", "STATE_DIM", "observe", "state"]

@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from .actions import (
-    ART_BASE, ART_NONE, CARRY_BASE, CAULDRON_BASE, GROUP_BASE, HALF_BASE, HIGHEST, MAX_WILDS, N_ACTIONS,
-    RUN_BASE, SUIT_BASE, TARGET_BASE, WILDS_BASE, WINDOWS, main_code_of_key,
+    ART_NONE, CARRY_BASE, CAULDRON_BASE, HALF_BASE, HIGHEST, N_ACTIONS, SUIT_BASE, TARGET_BASE, WILDS_BASE,
+    main_code_of_key,
 )
 from .engine import core, kernel
 from .engine.artifacts import CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
@@ -29,9 +29,11 @@ from .engine.kernel import (
     HAND, KNOWN, N_CARD_IDS, PLAYED, S_CURRENT, S_GO_FIRST, S_N_PLAYERS, S_N_ROUNDS, S_OUTCOME, S_OVER,
     S_PASSED, S_ROUND, S_START, S_SUITS, S_TOP_RANK, S_TOP_SEAT, S_TOP_SIZE, S_TOP_TYPE, S_TOTALS, TRICK,
 )
-from .engine.rulings import HIGHEST_SINGLE_RANK
-from .engine.scoring import BONUS_MAX_CARDS
-from .observation import CARD_BLOCK, OBS_DIM, OBSERVATION_LAYOUT
+from .observation import (
+    CARD_BLOCK, H_CHOSEN, H_GO_FIRST, H_LAST, H_N, H_N_ROUNDS, H_NCHOSEN, H_PASSED, H_ROUND, H_SCORED, H_SEAT,
+    H_SIZES, H_STAGE, H_START, H_SUITS, H_TOP_RANK, H_TOP_SEAT, H_TOP_SIZE, H_TOP_TYPE, H_TOTALS, N_HEAD,
+    OBSERVATION_LAYOUT, encode_head,
+)
 
 assert CARD_BLOCK == N_CARD_IDS
 
@@ -44,17 +46,8 @@ N_STAGES = 3
 
 _O = {name: off for name, off, _ in OBSERVATION_LAYOUT}
 O_HAND, O_PLAYED, O_TRICK, O_KNOWN = _O["hand"], _O["played"], _O["trick_cards"], _O["known"]
-O_TOP_TYPE, O_TOP_SIZE, O_TOP_RANK, O_TOP_HIGHEST = _O["top_type"], _O["top_size"], _O["top_rank"], _O["top_highest"]
-O_TOP_SEAT, O_PASSED, O_BONUS, O_SIZES = _O["top_seat"], _O["passed"], _O["bonus"], _O["hand_sizes"]
-O_TOTALS, O_LAST, O_ROUND, O_N_PLAYERS = _O["totals"], _O["round_scores_last"], _O["round"], _O["n_players"]
-O_START, O_GO_FIRST, O_SUITS, O_STAGE = _O["start_seer"], _O["go_first"], _O["suits"], _O["stage"]
-O_KIND, O_VALUE, O_LOW = _O["chosen_kind"], _O["chosen_value"], _O["chosen_low"]
-O_CSUITS, O_CWILDS, O_CWILD_VALUES = _O["chosen_suits"], _O["chosen_wilds"], _O["chosen_wild_values"]
 MAX_SEATS = 5
 
-_WINDOW_LO = np.array([lo for lo, _ in WINDOWS], np.int64)
-_WINDOW_HI = np.array([hi for _, hi in WINDOWS], np.int64)
-_N_WINDOWS = len(WINDOWS)
 
 
 @njit(cache=True)
@@ -159,11 +152,13 @@ def choose(scal, i, keys, cands, dec, action):
 @njit(cache=True)
 def write_obs(cards, scal, scores, i, dec, obs):
     """``obs[i]`` = :func:`seers_env.observation.observe` of slot ``i``'s acting seat with its pending
-    decision (float32, :data:`~seers_env.observation.OBSERVATION_LAYOUT`)."""
+    decision (float32, :data:`~seers_env.observation.OBSERVATION_LAYOUT`): the card blocks from the
+    kernel's card planes, the rest by :func:`seers_env.observation.encode_head`."""
     row = obs[i]
     row[:] = 0.0
     n = scal[i, S_N_PLAYERS]
     seat = scal[i, S_CURRENT]
+    head = np.zeros(N_HEAD, np.int64)
     for c in range(N_CARD_IDS):
         row[O_HAND + c] = cards[i, HAND + seat, c]
         row[O_TRICK + c] = cards[i, TRICK, c]
@@ -174,67 +169,37 @@ def write_obs(cards, scal, scores, i, dec, obs):
         if r:
             for c in range(N_CARD_IDS):
                 row[O_KNOWN + (r - 1) * CARD_BLOCK + c] = cards[i, KNOWN + s, c]
-        if scal[i, S_PASSED + s]:
-            row[O_PASSED + r] += 1.0
         size = 0
         for c in range(N_CARD_IDS):
-            size += cards[i, HAND + s, c]
-        if size <= BONUS_MAX_CARDS:
-            row[O_BONUS + r] += 1.0
-        row[O_SIZES + r] = size / 15.0
+            size += cards[i, HAND + r, c]
+        head[H_SIZES + r] = size
+        head[H_PASSED + r] = scal[i, S_PASSED + r]
+        head[H_TOTALS + r] = scal[i, S_TOTALS + r]
     scored = scal[i, S_ROUND] + scal[i, S_OVER]
     if scored:
         for r in range(n):
-            s = (seat + r) % n
-            row[O_TOTALS + r] = max(-50.0, min(50.0, scal[i, S_TOTALS + s] / 20.0))
-            row[O_LAST + r] = scores[i, scored - 1, s] / 20.0
-    n_rounds = scal[i, S_N_ROUNDS]
-    row[O_ROUND] = scal[i, S_ROUND] / n_rounds
-    row[O_ROUND + 1] = 1.0 if scal[i, S_ROUND] == n_rounds - 1 else 0.0
-    top = scal[i, S_TOP_TYPE]
-    row[O_TOP_TYPE + top] += 1.0
-    if top:
-        row[O_TOP_SEAT + (scal[i, S_TOP_SEAT] - seat) % n] += 1.0
-        rank = scal[i, S_TOP_RANK]
-        if rank >= HIGHEST_SINGLE_RANK:
-            row[O_TOP_HIGHEST] += 1.0
-        row[O_TOP_SIZE] = scal[i, S_TOP_SIZE] / 12.0
-        row[O_TOP_RANK] = min(rank, 27) / 27.0
-    row[O_N_PLAYERS + n - 2] += 1.0
-    row[O_START + (scal[i, S_START] - seat) % n] += 1.0
-    if scal[i, S_GO_FIRST] >= 0:
-        row[O_GO_FIRST + (scal[i, S_GO_FIRST] - seat) % n] += 1.0
+            head[H_LAST + r] = scores[i, scored - 1, r]
+    suits = 0
     for s in range(MAX_SEATS):
         if scal[i, S_SUITS + s]:
-            row[O_SUITS + s] += 1.0
-    row[O_STAGE + min(dec[i, D_STAGE], 2)] += 1.0
-    nch = dec[i, D_NCHOSEN]
-    for k in range(nch):
-        code = dec[i, D_CHOSEN + k]
-        if code < GROUP_BASE:
-            row[O_KIND + code] += 1.0  # PASS, ROD, GIFT, HIGHEST are codes 0..3
-        elif code < RUN_BASE:
-            r, w = divmod(code - GROUP_BASE, MAX_WILDS + 1)
-            v, mask = divmod(r, 32)
-            row[O_KIND + 4] += 1.0
-            row[O_VALUE + v] += 1.0
-            for s in range(MAX_SEATS):
-                if mask >> s & 1:
-                    row[O_CSUITS + s] += 1.0
-            row[O_CWILDS] += w
-        elif code < WILDS_BASE:
-            s, wi = divmod(code - RUN_BASE, _N_WINDOWS)
-            row[O_KIND + 5] += 1.0
-            row[O_VALUE + _WINDOW_HI[wi] - 2] += 1.0
-            row[O_LOW + _WINDOW_LO[wi] - 2] += 1.0
-            row[O_CSUITS + s] += 1.0
-        elif code < ART_BASE:
-            m = code - WILDS_BASE
-            for b in range(12):
-                if m >> b & 1:
-                    row[O_CWILD_VALUES + b] += 1.0
-    if nch:
-        row[O_CWILDS] /= 5.0
+            suits |= 1 << s
+    head[H_N] = n
+    head[H_SEAT] = seat
+    head[H_TOP_TYPE] = scal[i, S_TOP_TYPE]
+    head[H_TOP_SIZE] = scal[i, S_TOP_SIZE]
+    head[H_TOP_RANK] = scal[i, S_TOP_RANK]
+    head[H_TOP_SEAT] = scal[i, S_TOP_SEAT]
+    head[H_START] = scal[i, S_START]
+    head[H_GO_FIRST] = scal[i, S_GO_FIRST]
+    head[H_ROUND] = scal[i, S_ROUND]
+    head[H_N_ROUNDS] = scal[i, S_N_ROUNDS]
+    head[H_STAGE] = dec[i, D_STAGE]
+    head[H_SCORED] = scored
+    head[H_SUITS] = suits
+    head[H_NCHOSEN] = dec[i, D_NCHOSEN]
+    for k in range(dec[i, D_NCHOSEN]):
+        head[H_CHOSEN + k] = dec[i, D_CHOSEN + k]
+    encode_head(row, head)
 
 
 @njit(cache=True)
