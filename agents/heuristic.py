@@ -89,6 +89,8 @@ class HeuristicAgent(Agent):
     def __init__(self, seed: int | None = None, weights: dict | None = None):
         super().__init__(seed)
         self.weights = {**WEIGHTS, **(weights or {})}
+        self._weight_values: tuple = ()
+        self._weight_array = np.zeros(0)
 
     def score_array(self, view: SeatView) -> np.ndarray:
         """Score of every legal play, in legal-play order: float64 ``(len(view.legal_plays()),)``
@@ -108,17 +110,20 @@ class HeuristicAgent(Agent):
         danger = min(sizes[s] for s in range(len(sizes)) if s != seat) <= w["danger_cards"]
         trick = game.trick_cards() if not leading else []
         table = play_eval.table_of_plays(legal)
-        left, bad = play_eval.hands_left(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64))
+        values = tuple(w[k] for k in play_eval.HEURISTIC_WEIGHTS)
+        if values != self._weight_values:  # weights may be changed after construction
+            self._weight_values = values
+            self._weight_array = np.array(values, dtype=np.float64)
+        scores, bad = play_eval.heuristic_scores(np.array(hand, dtype=np.int64), table,
+                                                 np.array(trick, dtype=np.int64), self._weight_array, leading,
+                                                 bool(danger), np.array(sizes, dtype=np.int64))
         if bad >= 0:  # not from this position's legal plays
             raise ValueError(f"play {legal[bad]!r} spends cards that seat {seat} does not hold (hand {hand})")
-        weights = np.array([w[k] for k in play_eval.HEURISTIC_WEIGHTS], dtype=np.float64)
-        return play_eval.heuristic_values(table, left, weights, leading, bool(danger),
-                                          np.array(sizes, dtype=np.int64))
+        return scores
 
     def scores(self, view: SeatView) -> list[tuple[float, Play]]:
         """``(score, play)`` for every legal play, in legal-play order (higher score is better)."""
         return list(zip(self.score_array(view).tolist(), view.legal_plays()))
 
     def act(self, view: SeatView) -> Play:
-        values = self.score_array(view)
-        return view.legal_plays()[int(np.argmax(values))]  # the first of the best, as before
+        return view.legal_plays()[int(self.score_array(view).argmax())]  # the first of the best, as before

@@ -202,13 +202,14 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
     hand = game.hands[seat]
     table = play_eval.table_of_plays(plays)
     trick = game.trick_cards() if _ROD_CARD in hand else []  # picked up by the Rod (section 6)
-    left, bad = play_eval.hands_left(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64))
+    top = game.top
+    rows, bad = play_eval.plays_rows(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64),
+                                     _ROW_OFFSETS, PLAY_DIM, min(len(hand), BONUS_MAX_CARDS + 1), top is not None,
+                                     int(top[2]) if top is not None else 0,
+                                     np.array([len(h) for h in game.hands], dtype=np.int64), seat, game.n_players)
     if bad >= 0:
         raise ValueError(f"play {plays[bad]!r} spends cards that seat {seat} does not hold (hand {hand})")
-    top = game.top
-    return play_eval.encode_rows(table, left, _ROW_OFFSETS, PLAY_DIM, min(len(hand), BONUS_MAX_CARDS + 1),
-                               top is not None, int(top[2]) if top is not None else 0, len(trick),
-                               np.array([len(h) for h in game.hands], dtype=np.int64), seat, game.n_players)
+    return rows
 
 
 def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
@@ -220,25 +221,19 @@ def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
     """
     n = game.n_players
     _, max_value, _ = SETUP_BY_PLAYERS[n]
-    seen = np.zeros(N_SUITED, dtype=bool)
-    wilds = n * WILDS_PER_PLAYER - game.hands[seat].count(WILD) - game.discards.count(WILD)
-    for c in game.hands[seat]:
-        if c < N_SUITED:
-            seen[c] = True
+    hand = game.hands[seat]
+    seen = set(hand)  # suited ids are looked up below; other ids do no harm
+    wilds = n * WILDS_PER_PLAYER - hand.count(WILD) - game.discards.count(WILD)
     for s in range(n):
-        for c in game.played[s]:
-            if c < N_SUITED:
-                seen[c] = True
+        seen.update(game.played[s])
         if s != seat:
-            for c in game.known[s]:
-                if c < N_SUITED:
-                    seen[c] = True
-                elif c == WILD:
-                    wilds -= 1
+            known = game.known[s]
+            seen.update(known)
+            wilds -= known.count(WILD)
     for _, p in game.trick:
         wilds -= p.wilds
-    unseen = [suit * N_VALUES + v for suit in game.suits for v in range(max_value - 1)
-              if not seen[suit * N_VALUES + v]]
+    unseen = [c for suit in game.suits for c in range(suit * N_VALUES, suit * N_VALUES + max_value - 1)
+              if c not in seen]
     return unseen, max(0, wilds)
 
 
@@ -261,6 +256,7 @@ def encode_state(view: SeatView) -> np.ndarray:
     vec[_S["unseen_suited"] + np.asarray(unseen, dtype=np.intp)] = 1.0
     vec[_S["unseen_wilds"]] = wilds / 5.0
     base = _S["history"]
+    hist = [0.0] * (HISTORY_LEN * HISTORY_ENTRY)  # filled as Python floats, stored once (same float32s)
     k = 0
     events = game.events
     for j in range(len(events) - 1, -1, -1):
@@ -270,19 +266,21 @@ def encode_state(view: SeatView) -> np.ndarray:
         if ev["event"] != "play":
             continue
         p = ev["play"]
-        o = base + k * HISTORY_ENTRY
-        vec[o] = 1.0
-        vec[o + 1 + (ev["seat"] - seat) % n] = 1.0
-        vec[o + 6 + p["kind"]] = 1.0
+        o = k * HISTORY_ENTRY
+        hist[o] = 1.0
+        hist[o + 1 + (ev["seat"] - seat) % n] = 1.0
+        hist[o + 6 + p["kind"]] = 1.0
         if p["meld_type"]:
-            vec[o + 9 + p["meld_type"]] = 1.0
-        vec[o + 13] = p["size"] / 12.0
-        vec[o + 14] = 1.0 if p["rank"] >= HIGHEST_SINGLE_RANK else p["rank"] / 27.0
-        vec[o + 15] = p["wilds"]
+            hist[o + 9 + p["meld_type"]] = 1.0
+        hist[o + 13] = p["size"] / 12.0
+        hist[o + 14] = 1.0 if p["rank"] >= HIGHEST_SINGLE_RANK else p["rank"] / 27.0
+        hist[o + 15] = p["wilds"]
         if p["artifact"] >= 0:
-            vec[o + 16 + p["artifact"]] = 1.0
-        vec[o + 23] = p["effect_used"]
+            hist[o + 16 + p["artifact"]] = 1.0
+        hist[o + 23] = p["effect_used"]
         k += 1
+    if k:
+        vec[base:base + k * HISTORY_ENTRY] = hist[:k * HISTORY_ENTRY]
     return vec
 
 

@@ -17,6 +17,7 @@ Steps (shapes and dtypes):
    section 6) summarised as counts, and the first play that spends cards the hand does not hold.
 3. :func:`encode_rows` fills :func:`~seers_env.features.encode_plays`' float32 rows from the table and the
    hands left; :func:`heuristic_values` gives the heuristic agent's float64 score of each play.
+   :func:`plays_rows` and :func:`heuristic_scores` do steps 2 and 3 in one call.
 
 Fewest melds (:func:`fewest_melds_vm`, rules section 3: Singles, Matching Sets, Suited Runs of 2+ cards)
 is an exact dynamic programme over the values 2..13, its state the set of suits whose Suited Run may
@@ -85,58 +86,63 @@ def _popcount(x):
 @njit(cache=True)
 def _fewest_melds_by_value(suits_at, cur, nxt):
     """Fewest melds of the cards whose suits at value index ``v`` are the 5-bit mask ``suits_at[v]``
-    (int64 ``(12,)``); ``cur``, ``nxt``: int64 scratch ``(32,)``."""
-    for i in range(32):
-        cur[i] = _BIG
+    (int64 ``(12,)``); ``cur``, ``nxt``: int64 scratch ``(32,)``.
+
+    ``cur[o]`` is the fewest melds of the cards below the current value with the runs of suits ``o`` open
+    (``o`` a subset of the suits at the previous value; only those entries are read or written).
+    """
     cur[0] = 0
     prev = 0  # suits at the previous value: the open runs are a subset of them
     for v in range(N_VALUES):
         s = suits_at[v]
-        if s == 0:
-            best = _BIG
+        if prev == 0 and s == 0:
+            continue
+        if s == 0:  # every run ends
+            best = cur[prev]
             sub = prev
-            while True:
+            while sub:
+                sub = (sub - 1) & prev
                 if cur[sub] < best:
                     best = cur[sub]
-                if sub == 0:
-                    break
-                sub = (sub - 1) & prev
-            for i in range(32):
-                cur[i] = _BIG
             cur[0] = best
             prev = 0
             continue
-        for i in range(32):
-            nxt[i] = _BIG
+        sub = s
+        while True:
+            nxt[sub] = _BIG
+            if sub == 0:
+                break
+            sub = (sub - 1) & s
         o = prev
         while True:
             c = cur[o]
-            if c < _BIG:
-                cont = o & s  # cards that continue an open run (free)
-                free = s & ~o
-                new = free
-                while True:
-                    cost = c + _popcount(new) + (1 if free & ~new else 0)
-                    st = cont | new
-                    if cost < nxt[st]:
-                        nxt[st] = cost
-                    if new == 0:
-                        break
-                    new = (new - 1) & free
+            cont = o & s  # cards that continue an open run (free)
+            free = s & ~o
+            new = free
+            while True:  # each other card starts a run or joins the value's one Set/Single
+                cost = c + _popcount(new) + (1 if free & ~new else 0)
+                st = cont | new
+                if cost < nxt[st]:
+                    nxt[st] = cost
+                if new == 0:
+                    break
+                new = (new - 1) & free
             if o == 0:
                 break
             o = (o - 1) & prev
-        for i in range(32):
-            cur[i] = nxt[i]
+        sub = s
+        while True:
+            cur[sub] = nxt[sub]
+            if sub == 0:
+                break
+            sub = (sub - 1) & s
         prev = s
-    best = _BIG
+    best = cur[prev]
     sub = prev
-    while True:
+    while sub:
+        sub = (sub - 1) & prev
         if cur[sub] < best:
             best = cur[sub]
-        if sub == 0:
-            break
-        sub = (sub - 1) & prev
     return best
 
 
@@ -213,9 +219,28 @@ def table_of_plays(plays) -> np.ndarray:
     return t
 
 
-def hand_array(cards) -> np.ndarray:
-    """int64 ``(len(cards),)`` of card ids."""
-    return np.array(cards, dtype=np.int64)
+@njit(cache=True, inline="always")
+def _low_bit_index(low):
+    """Index of the single set bit of ``low`` (a power of two below ``2**62``)."""
+    i = 0
+    if low >> 32:
+        low >>= 32
+        i += 32
+    if low >> 16:
+        low >>= 16
+        i += 16
+    if low >> 8:
+        low >>= 8
+        i += 8
+    if low >> 4:
+        low >>= 4
+        i += 4
+    if low >> 2:
+        low >>= 2
+        i += 2
+    if low >> 1:
+        i += 1
+    return i
 
 
 @njit(cache=True)
@@ -253,10 +278,28 @@ def hands_left(hand, table, trick):
             tw += 1
         else:
             tarts[c - FIRST_ARTIFACT] += 1
-    arts = np.empty(N_KINDS, np.int64)
+    hand_at = np.empty(N_VALUES, np.int64)  # suits held at each value index
+    _suits_at(hmask, hand_at)
+    rod_at = np.empty(N_VALUES, np.int64)  # ... after picking up the trick
+    _suits_at(hmask | tmask, rod_at)
     suits_at = np.empty(N_VALUES, np.int64)
     cur = np.empty(32, np.int64)
     nxt = np.empty(32, np.int64)
+    h_arts = 0
+    h_ride = 0
+    h_alone = 0
+    t_arts = 0
+    t_ride = 0
+    t_alone = 0
+    for k in range(N_KINDS):
+        h_arts += harts[k]
+        t_arts += tarts[k]
+        if KIND_CLASS[k] == 1:
+            h_ride += harts[k]
+            t_ride += tarts[k]
+        elif KIND_CLASS[k] == 2:
+            h_alone += harts[k]
+            t_alone += tarts[k]
     for i in range(n):
         kind = table[i, KIND]
         m = table[i, SUITED]
@@ -270,42 +313,46 @@ def hands_left(hand, table, trick):
         if (m & ~hmask or _popcount(m) != table[i, N_SUITED_LISTED] or w < 0 or w > hw or a < -1
                 or a >= N_KINDS or (a >= 0 and harts[a] == 0)):
             return left, i
-        lm = hmask & ~m
+        rod = kind == _ROD
+        base_at = rod_at if rod else hand_at
+        for v in range(N_VALUES):
+            suits_at[v] = base_at[v]
+        lm = (hmask | tmask) & ~m if rod else hmask & ~m
+        rest = m
+        while rest:  # the suited cards spent leave their value's suit mask
+            low = rest & -rest
+            c = _low_bit_index(low)
+            suits_at[c % N_VALUES] &= ~(1 << (c // N_VALUES))
+            rest ^= low
         lw = hw - w
-        for k in range(N_KINDS):
-            arts[k] = harts[k]
+        n_arts = h_arts
+        ride = h_ride
+        alone = h_alone
+        n_highest = harts[HIGHEST_SINGLE]
         if a >= 0:
-            arts[a] -= 1
-        if kind == _ROD:
-            lm |= tmask
+            n_arts -= 1
+            if KIND_CLASS[a] == 1:
+                ride -= 1
+            elif KIND_CLASS[a] == 2:
+                alone -= 1
+            if a == HIGHEST_SINGLE:
+                n_highest -= 1
+        if rod:
             lw += tw
-            for k in range(N_KINDS):
-                arts[k] += tarts[k]
-        n_arts = 0
-        ride = 0
-        alone = 0
-        for k in range(N_KINDS):
-            n_arts += arts[k]
-            if KIND_CLASS[k] == 1:
-                ride += arts[k]
-            elif KIND_CLASS[k] == 2:
-                alone += arts[k]
-        n_suited = _popcount(lm)
-        _suits_at(lm, suits_at)
+            n_arts += t_arts
+            ride += t_ride
+            alone += t_alone
+            n_highest += tarts[HIGHEST_SINGLE]
         melds = _fewest_melds_by_value(suits_at, cur, nxt) if lm else 0
         base = melds if melds or not lw else 1  # wilds alone form a meld
-        control = 0
-        low = -1  # lowest value index of a suited card left
-        for v in range(N_VALUES):
-            if suits_at[v]:
-                if low < 0:
-                    low = v
-                if v > 8:
-                    control += (v - 8) * _popcount(suits_at[v])
-        cards = n_suited + lw + n_arts
+        control = _popcount(suits_at[9]) + 2 * _popcount(suits_at[10]) + 3 * _popcount(suits_at[11])
+        cards = _popcount(lm) + lw + n_arts
         bonus = 0
         if 1 <= cards <= BONUS_MAX_CARDS and lw == 0 and n_arts == 0:
-            bonus = low + 2
+            v = 0
+            while suits_at[v] == 0:
+                v += 1
+            bonus = v + 2  # the lowest value left
         left[i, L_CARDS] = cards
         left[i, L_MELDS] = melds
         left[i, L_PLAYS] = base + max(0, ride - base) + alone
@@ -313,7 +360,7 @@ def hands_left(hand, table, trick):
         left[i, L_ARTIFACTS] = n_arts
         left[i, L_CONTROL] = control
         left[i, L_BONUS] = bonus
-        left[i, L_HIGHEST] = arts[HIGHEST_SINGLE]
+        left[i, L_HIGHEST] = n_highest
     return left, -1
 
 
@@ -362,13 +409,12 @@ def encode_rows(table, left, offsets, play_dim, before, has_top, top_rank, n_tri
                 out[i, o_margin] = (min(rank, 28) - top_r) / 27.0
             out[i, o_suited] = table[i, N_SUITED_LISTED] / 12.0
             out[i, o_wilds] = table[i, WILDS]
-            card = 0
             while m:
-                if m & 1:
-                    out[i, o_by_value + card % N_VALUES] += 1.0
-                    out[i, o_cards + card] = 1.0
-                m >>= 1
-                card += 1
+                low = m & -m
+                card = _low_bit_index(low)
+                out[i, o_by_value + card % N_VALUES] += 1.0
+                out[i, o_cards + card] = 1.0
+                m ^= low
         elif kind == _ROD:
             out[i, o_picked] = n_trick / 15.0
         elif kind == _GIFT:
@@ -423,5 +469,28 @@ def heuristic_values(table, left, weights, leading, danger, sizes):
     return out
 
 
-__all__ = ["COLUMNS", "HEURISTIC_WEIGHTS", "LEFT_COLUMNS", "N_COLS", "N_LEFT", "fewest_melds_vm",
-           "hand_array", "hands_left", "heuristic_values", "encode_rows", "table_of_keys", "table_of_plays"]
+@njit(cache=True)
+def plays_rows(hand, table, trick, offsets, play_dim, before, has_top, top_rank, sizes, seat, n_players):
+    """:func:`hands_left` then :func:`encode_rows` in one call (``n_trick`` is ``len(trick)``): returns
+    ``(rows float32 (P, play_dim), bad)``; ``bad >= 0``: that play spends a card the hand does not hold
+    (the rows are then empty)."""
+    left, bad = hands_left(hand, table, trick)
+    if bad >= 0:
+        return np.zeros((0, play_dim), np.float32), bad
+    return encode_rows(table, left, offsets, play_dim, before, has_top, top_rank, trick.shape[0], sizes, seat,
+                       n_players), bad
+
+
+@njit(cache=True)
+def heuristic_scores(hand, table, trick, weights, leading, danger, sizes):
+    """:func:`hands_left` then :func:`heuristic_values` in one call: returns ``(scores float64 (P,), bad)``;
+    ``bad >= 0``: that play spends a card the hand does not hold (the scores are then empty)."""
+    left, bad = hands_left(hand, table, trick)
+    if bad >= 0:
+        return np.zeros(0, np.float64), bad
+    return heuristic_values(table, left, weights, leading, danger, sizes), bad
+
+
+__all__ = ["COLUMNS", "HEURISTIC_WEIGHTS", "LEFT_COLUMNS", "N_COLS", "N_LEFT", "encode_rows",
+           "fewest_melds_vm", "hands_left", "heuristic_scores", "heuristic_values", "plays_rows",
+           "table_of_keys", "table_of_plays"]

@@ -15,7 +15,9 @@ import numpy as np
 
 from seers_env.artifacts import CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from seers_env.cards import FIRST_ARTIFACT, N_SUITED, N_VALUES, WILD
-from seers_env.features import PLAY_DIM, PLAY_LAYOUT
+from seers_env.cards import SETUP_BY_PLAYERS, WILDS_PER_PLAYER
+from seers_env.features import HISTORY_ENTRY, HISTORY_LEN, PLAY_DIM, PLAY_LAYOUT, STATE_DIM, STATE_LAYOUT
+from seers_env.observation import OBS_DIM, observe
 from seers_env.game import Game
 from seers_env.plays import Play, PlayKind
 from seers_env.rulings import HIGHEST_SINGLE_RANK
@@ -23,6 +25,7 @@ from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
 from seers_env.view import SeatView
 
 _P = {name: off for name, off, _ in PLAY_LAYOUT}
+_S = {name: off for name, off, _ in STATE_LAYOUT}
 _RIDES = frozenset({GO_FIRST, CAULDRON, SUIT_CHANGER, HALF_STEP})  # kinds that can ride along with a meld
 _ACTIONS = frozenset({ROD, GIFT, HIGHEST_SINGLE})  # kinds played alone
 
@@ -210,3 +213,80 @@ def heuristic_scores(view: SeatView, weights: dict) -> list[tuple[float, Play]]:
             v -= 0.001 * p.rank  # the smallest beating meld among equals
         out.append((v, p))
     return out
+
+
+def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
+    """Suited cards of this round's deck that ``seat`` has not seen, and the wilds it cannot place.
+
+    A card is seen when it is in the seat's hand, was played this round (face-up) or is publicly known
+    in another hand (taken with the Rod). Wilds are counted: all dealt wilds minus those in the seat's
+    hand, publicly known in other hands, on the table this trick or discarded with won tricks.
+    """
+    n = game.n_players
+    _, max_value, _ = SETUP_BY_PLAYERS[n]
+    seen = np.zeros(N_SUITED, dtype=bool)
+    wilds = n * WILDS_PER_PLAYER - game.hands[seat].count(WILD) - game.discards.count(WILD)
+    for c in game.hands[seat]:
+        if c < N_SUITED:
+            seen[c] = True
+    for s in range(n):
+        for c in game.played[s]:
+            if c < N_SUITED:
+                seen[c] = True
+        if s != seat:
+            for c in game.known[s]:
+                if c < N_SUITED:
+                    seen[c] = True
+                elif c == WILD:
+                    wilds -= 1
+    for _, p in game.trick:
+        wilds -= p.wilds
+    unseen = [suit * N_VALUES + v for suit in game.suits for v in range(max_value - 1)
+              if not seen[suit * N_VALUES + v]]
+    return unseen, max(0, wilds)
+
+
+def encode_state(view: SeatView) -> np.ndarray:
+    """The reference :func:`seers_env.features.encode_state`.
+
+    The acting seat's state: float32 ``(STATE_DIM,)``, parts in :data:`STATE_LAYOUT`.
+
+    ``observation`` is :func:`seers_env.observation.observe` without a pending decision;
+    ``unseen_suited`` marks the suited cards of this round's deck that the seat has not seen (not in its
+    hand, not played, not publicly picked up; rules section 3), ``unseen_wilds`` counts the wilds it
+    cannot place (not in its hand, not known in another hand, not on the table or discarded) / 5; ``history`` holds the round's last :data:`HISTORY_LEN` plays, newest first, each as
+    ``[present, relative seat one-hot (5), kind one-hot (4), meld type one-hot (3), size / 12,
+    rank / 27, wilds, artifact kind one-hot (7), effect used]``.
+    """
+    game: Game = view._game
+    seat = view.seat
+    n = game.n_players
+    vec = np.zeros(STATE_DIM, dtype=np.float32)
+    vec[:OBS_DIM] = observe(game, seat)
+    unseen, wilds = _unseen(game, seat)
+    vec[_S["unseen_suited"] + np.asarray(unseen, dtype=np.intp)] = 1.0
+    vec[_S["unseen_wilds"]] = wilds / 5.0
+    base = _S["history"]
+    k = 0
+    events = game.events
+    for j in range(len(events) - 1, -1, -1):
+        ev = events[j]
+        if ev["event"] == "deal" or k >= HISTORY_LEN:
+            break
+        if ev["event"] != "play":
+            continue
+        p = ev["play"]
+        o = base + k * HISTORY_ENTRY
+        vec[o] = 1.0
+        vec[o + 1 + (ev["seat"] - seat) % n] = 1.0
+        vec[o + 6 + p["kind"]] = 1.0
+        if p["meld_type"]:
+            vec[o + 9 + p["meld_type"]] = 1.0
+        vec[o + 13] = p["size"] / 12.0
+        vec[o + 14] = 1.0 if p["rank"] >= HIGHEST_SINGLE_RANK else p["rank"] / 27.0
+        vec[o + 15] = p["wilds"]
+        if p["artifact"] >= 0:
+            vec[o + 16 + p["artifact"]] = 1.0
+        vec[o + 23] = p["effect_used"]
+        k += 1
+    return vec

@@ -1,6 +1,7 @@
 """The compiled play evaluation (seers_env.play_eval) equals the readable Python it replaced.
 
-``tests/features_python.py`` keeps the Python ``encode_plays``, fewest melds search and heuristic scores.
+``tests/features_python.py`` keeps the Python ``encode_plays``, ``encode_state``, fewest melds search and
+heuristic scores.
 Over random states at each player count (games of random and heuristic players, plus hands grown to 30+
 cards as after Rod pick-ups, and Bonus positions) the play rows must be the same bytes and the heuristic's
 scores the same floats. ``SEERS_EQUALITY_STATES=5000`` checks that many states per player count and
@@ -21,7 +22,7 @@ from agents.heuristic import WEIGHTS, HeuristicAgent, hand_value
 from seers_env import Game, GameConfig
 from seers_env.artifacts import ROD
 from seers_env.cards import FIRST_ARTIFACT, N_SUITED, WILD
-from seers_env.features import encode_plays, fewest_melds_mask, plays_needed, suited_mask
+from seers_env.features import encode_plays, encode_state, fewest_melds_mask, plays_needed, suited_mask
 from seers_env.plays import PlayKind
 from seers_env.view import SeatView
 
@@ -75,6 +76,7 @@ def _assert_same(game: Game) -> tuple[int, int, bool]:
     assert got.tobytes() == want.tobytes(), (game.hands[seat], game.top)  # bit for bit
     assert np.array_equal(encode_plays(view), want)  # default plays
     assert np.array_equal(encode_plays(view, list(legal)), want)  # plain list of Play objects
+    assert encode_state(view).tobytes() == reference.encode_state(view).tobytes()
     agent = HeuristicAgent()
     ref = reference.heuristic_scores(view, agent.weights)
     new = agent.scores(view)
