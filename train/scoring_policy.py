@@ -46,13 +46,27 @@ def hidden_hands(game: Game, seat: int) -> np.ndarray:
 
     Full information, for the privileged critic during training only.
     """
-    out = np.zeros(HIDDEN_DIM, dtype=np.float32)
     n = game.n_players
-    for r in range(n):
-        base = r * CARD_BLOCK
-        for c in game.hands[(seat + r) % n]:
-            out[base + c] += 1.0
-    return out
+    hands = game.hands
+    idx = [r * CARD_BLOCK + c for r in range(n) for c in hands[(seat + r) % n]]
+    return np.bincount(np.array(idx, dtype=np.intp), minlength=HIDDEN_DIM).astype(np.float32)
+
+
+def sample_index(rng: np.random.Generator, p: np.ndarray) -> int:
+    """``int(rng.choice(len(p), p=p))`` for a probability vector ``p`` (float64 ``(n,)``, non-negative,
+    summing to 1):
+    the same index from the same single draw of ``rng``, without ``choice``'s per-call checks (numpy's
+    ``Generator.choice`` draws ``rng.random()`` and searches the normalised cumulative sum of ``p``).
+
+    Raises:
+        ValueError: ``p`` holds a NaN or an infinity (as ``choice`` does).
+    """
+    cdf = p.cumsum()
+    total = cdf[-1]
+    if not np.isfinite(total):  # a NaN or infinity anywhere reaches the total
+        raise ValueError(f"probabilities are not finite: {p!r}")
+    cdf /= total
+    return int(cdf.searchsorted(rng.random(), side="right"))
 
 
 def play_rows(view: SeatView, legal: list[Play], heuristic_prior: bool) -> np.ndarray:

@@ -40,7 +40,7 @@ from seers_env.game import Game, GameConfig
 from seers_env.view import SeatView
 
 from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config, play_rows,
-                             segment_log_softmax)
+                             sample_index, segment_log_softmax)
 
 REWARD_SCALE = 10.0  # points per reward unit
 
@@ -283,7 +283,7 @@ class Actor:
                     lg = logits[i].astype(np.float64)
                     p = np.exp(lg - lg.max())
                     p /= p.sum()
-                    a = int(rng.choice(len(legal), p=p))
+                    a = sample_index(rng, p)  # = int(rng.choice(len(legal), p=p)), same draw
                     key = (g, view.seat)
                     if key not in traj_id:
                         traj_id[key] = len(traj_id)
