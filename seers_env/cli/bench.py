@@ -63,7 +63,8 @@ def kernel_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
 
 
 #: What a cold start runs in a new process: import the package, deal and play one random 4-player game on
-#: :class:`Game` (observations and Decisions built) and one on the compiled kernel.
+#: :class:`Game` (observations and Decisions built) and one on the compiled kernel, then 300 steps of the
+#: batch API with 4 games (every compiled function of the engine and the environment is loaded).
 _COLD_START = """
 import time
 t = time.perf_counter()
@@ -79,6 +80,12 @@ while not game.game_over:
     game.apply(legal[int(rng.integers(len(legal)))])
 from seers_env.engine.kernel import random_play_game
 random_play_game(game.config, 0, rng.random(20_000))
+from seers_env.vector import SeersVectorEnv
+from seers_env.vector_core import random_legal_actions
+venv = SeersVectorEnv(4)
+obs, _ = venv.reset(seed=0)
+for _ in range(300):
+    obs = venv.step(random_legal_actions(obs["action_mask"], rng.random(4)))[0]
 print(time.perf_counter() - t)
 """
 
