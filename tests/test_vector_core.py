@@ -92,3 +92,25 @@ def test_parallel_stepping_gives_the_same_results():
         np.testing.assert_array_equal(ra, rb)
         np.testing.assert_array_equal(ta, tb)
         np.testing.assert_array_equal(ia["totals"], ib["totals"])
+
+
+def test_vector_env_without_artifacts_matches_aec_env():
+    venv = SeersVectorEnv(2, n_players=3, n_rounds=1, artifact_deck=None)
+    envs = [raw_env(n_players=3, n_rounds=1, artifact_deck=()) for _ in range(2)]
+    for i, e in enumerate(envs):
+        e.reset(seed=9 + i)
+    obs, _ = venv.reset(seed=9)
+    rng = np.random.default_rng(2)
+    for _ in range(400):
+        for i, e in enumerate(envs):
+            o = e.observe(e.agent_selection)
+            np.testing.assert_array_equal(obs["observation"][i], o["observation"])
+            np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
+        actions = random_legal_actions(obs["action_mask"], rng.random(2))
+        obs, rewards, term, _, _ = venv.step(actions)
+        for i, e in enumerate(envs):
+            e.step(int(actions[i]))
+            np.testing.assert_allclose(rewards[i], [e.rewards[a] for a in e.possible_agents])
+            if all(e.terminations.values()):
+                assert term[i]
+                e.reset()
