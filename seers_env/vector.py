@@ -1,7 +1,8 @@
 """Many Seers Catalog games stepped together, for learners: stacked observations, masks and rewards.
 
 :class:`SeersVectorEnv` holds ``num_envs`` games of the AEC environment (:mod:`seers_env.seers_catalog_v0`)
-and steps them with one action each. It follows Gymnasium's vector API (``gymnasium.vector.VectorEnv``:
+and steps them with one action each, on the compiled game kernel (:mod:`seers_env.engine.kernel`, with the
+decisions, masks and observations of :mod:`seers_env.vector_core`). It follows Gymnasium's vector API (``gymnasium.vector.VectorEnv``:
 ``reset(seed) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations, infos)``,
 arrays stacked along a first axis of length ``num_envs``, seeds ``seed + i``, dict infos of arrays) with
 the turn-based twist of PettingZoo's AEC games: each row is the decision of the seat to act in that game
