@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from seers_env import play_eval
-from seers_env.artifacts import HIGHEST_SINGLE
+from seers_env.artifacts import HIGHEST_SINGLE, ROD
 from seers_env.cards import FIRST_ARTIFACT, N_VALUES, WILD
 from seers_env.features import fewest_melds, plays_needed  # noqa: F401  (fewest_melds re-exported)
 from seers_env.plays import Play
@@ -36,6 +36,8 @@ from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
 from seers_env.view import SeatView
 
 from .base import Agent
+
+_ROD_CARD = FIRST_ARTIFACT + ROD
 
 #: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7).
 WEIGHTS = {
@@ -108,7 +110,7 @@ class HeuristicAgent(Agent):
         leading = game.top is None
         sizes = game.hand_sizes()
         danger = min(sizes[s] for s in range(len(sizes)) if s != seat) <= w["danger_cards"]
-        trick = game.trick_cards() if not leading else []
+        trick = game.trick_cards() if not leading and _ROD_CARD in hand else []  # the Rod picks it up
         table = play_eval.table_of_plays(legal)
         values = tuple(w[k] for k in play_eval.HEURISTIC_WEIGHTS)
         if values != self._weight_values:  # weights may be changed after construction

@@ -115,6 +115,14 @@ def test_fewest_melds_equals_the_search_on_random_masks():
         assert hand_value(hand) == reference.hand_value(hand, WEIGHTS)
 
 
+def test_fewest_melds_equals_the_search_on_every_hand_of_a_window():
+    # every subset of 4 suits x 4 values (values 5..8): all Sets, Runs and their overlaps
+    cells = [5 * v + s for v in range(3, 7) for s in range(4)]
+    for bits in range(1 << len(cells)):
+        mask = sum(1 << b for i, b in enumerate(cells) if bits >> i & 1)
+        assert fewest_melds_mask(mask) == reference.fewest_melds_mask(mask), bin(mask)
+
+
 def test_fewest_melds_mask_rejects_what_is_not_a_mask():
     with pytest.raises(ValueError, match="mask"):
         fewest_melds_mask(1 << 60)
