@@ -93,14 +93,14 @@ class SeersVectorEnv:
         self._cands = np.zeros((n, 1024), np.int32)
         self._nkeys = np.zeros(n, np.int64)
         self._dec = np.zeros((n, vector_core.N_DEC), np.int64)
-        self._obs = np.zeros((n, OBS_DIM), np.float32)
-        self._masks = np.zeros((n, N_ACTIONS), np.int8)
+        # this step's observations and masks: fresh arrays every step, handed to the caller as they are
+        # (nothing here reads them again: actions are checked against the decision rows)
+        self._fresh_outputs()
         self._rewards = np.zeros((n, self.n_players), np.float32)
         self._terms = np.zeros(n, bool)
         self._totals = np.zeros((n, self.n_players), np.int64)
         self._widen = np.zeros(n, np.int64)
         self._buf = np.empty(N_CARD_IDS + 160, np.int64)
-        self._rows = np.arange(n)
 
     # --- episodes ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -120,6 +120,7 @@ class SeersVectorEnv:
         else:
             rngs = [np.random.default_rng(int(seed) + i) for i in range(self.num_envs)]
         k = self.kernel = KernelGames(self.num_envs, self.config)
+        self._fresh_outputs()
         for i, rng in enumerate(rngs):
             k.slot_rngs[i] = rng
             # as raw_env.reset(): each game's seed is drawn from the slot's generator
@@ -147,8 +148,14 @@ class SeersVectorEnv:
                                 self._obs, self._masks, rows, self._buf)
         self._widen[:] = 0
 
+    def _fresh_outputs(self) -> None:
+        """New arrays for the next observations and masks (every row is written by the compiled step)."""
+        self._obs = np.empty((self.num_envs, OBS_DIM), np.float32)
+        self._masks = np.empty((self.num_envs, N_ACTIONS), np.int8)
+
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"observation": self._obs.copy(), "action_mask": self._masks.copy()}
+        # handed over without a copy: the arrays are new each step and never read here again
+        return {"observation": self._obs, "action_mask": self._masks}
 
     # --- stepping ---------------------------------------------------------------------------------
     def step(self, actions) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -170,16 +177,16 @@ class SeersVectorEnv:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        inside = (a >= 0) & (a < N_ACTIONS)
-        ok = inside.copy()
-        ok[inside] = self._masks[self._rows[inside], a[inside]] == 1
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"action {int(a[i])} of row {i} is not allowed by its action mask "
-                             f"(allowed: {np.flatnonzero(self._masks[i])[:12].tolist()} ...)")
+        a = a.astype(np.int64)
+        bad = vector_core.first_bad_action(self.kernel.scal, self._keys, self._cands, self._dec, a)
+        if bad >= 0:
+            allowed = np.flatnonzero(self.action_masks()[bad])
+            raise ValueError(f"action {int(a[bad])} of row {bad} is not allowed by its action mask "
+                             f"(allowed: {allowed[:12].tolist()} ...)")
         k = self.kernel
         step = vector_core.step_all_parallel if self.parallel else vector_core.step_all
-        if step(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec, a.astype(np.int64),
+        self._fresh_outputs()
+        if step(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec, a,
                 self._obs, self._masks, self._rewards, self._terms, self._totals, self.reward_mode == "win",
                 self._widen):
             self._widen_rows()
@@ -189,8 +196,13 @@ class SeersVectorEnv:
                 {"seat": self._seats(), "totals": self._totals.copy()})
 
     def action_masks(self) -> np.ndarray:
-        """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a copy), as sb3-contrib asks for."""
-        return self._masks.copy()
+        """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array, built from the pending
+        decisions), as sb3-contrib asks for."""
+        if self.kernel is None:
+            return np.zeros((self.num_envs, N_ACTIONS), np.int8)
+        masks = np.empty((self.num_envs, N_ACTIONS), np.int8)
+        vector_core.write_masks(self.kernel.scal, self._keys, self._cands, self._dec, masks)
+        return masks
 
     def close(self) -> None:
         pass

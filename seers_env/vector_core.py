@@ -122,6 +122,33 @@ def write_mask(scal, i, keys, cands, dec, masks):
 
 
 @njit(cache=True)
+def first_bad_action(scal, keys, cands, dec, actions):
+    """Index of the first slot whose action its mask does not allow (``Decision.is_legal`` from the
+    decision rows, without a mask), or -1 when every action is allowed. Changes nothing."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        ok = False
+        if 0 <= a < N_ACTIONS:
+            st = dec[i, D_STAGE]
+            seat = scal[i, S_CURRENT]
+            n = scal[i, S_N_PLAYERS]
+            for j in range(dec[i, D_NCANDS]):
+                if code_at(keys, i, cands[i, j], st, seat, n) == a:
+                    ok = True
+                    break
+        if not ok:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def write_masks(scal, keys, cands, dec, masks):
+    """Every slot's action mask (:func:`write_mask`) into ``masks`` int8 ``(N, N_ACTIONS)``."""
+    for i in range(masks.shape[0]):
+        write_mask(scal, i, keys, cands, dec, masks)
+
+
+@njit(cache=True)
 def choose(scal, i, keys, cands, dec, action):
     """Take ``action`` in slot ``i``'s decision (``Decision.choose``): the chosen play's key once it is
     fully determined, else -1 (a further stage is pending). ``action`` must be allowed by the mask."""
@@ -320,11 +347,8 @@ def finish_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, 
 
 
 @njit(cache=True)
-def random_legal_actions(masks, uniforms):
-    """A uniformly random allowed action of each row: the ``int(u * count)``-th allowed action (in
-    increasing order) of row ``i`` with ``u = uniforms[i]`` (float64 in [0, 1)); int64 ``(N,)``, -1 for a
-    row that allows nothing. For random rollouts and benchmarks (the choice a NumPy loop over
-    ``np.nonzero(masks)`` makes, without scanning the masks twice)."""
+def _random_legal_rows(masks, uniforms):
+    """:func:`random_legal_actions` on any int8 ``(N, A)`` masks: a byte at a time."""
     n = masks.shape[0]
     out = np.full(n, -1, np.int64)
     for i in range(n):
@@ -343,6 +367,52 @@ def random_legal_actions(masks, uniforms):
     return out
 
 
+@njit(cache=True)
+def _random_legal_words(masks, words, uniforms):
+    """:func:`random_legal_actions` on C-contiguous masks, ``words`` their uint64 view ``(N, A // 8)``:
+    the all-zero words (most of a mask) are skipped 8 actions at a time; the same choices as
+    :func:`_random_legal_rows`."""
+    n = masks.shape[0]
+    out = np.full(n, -1, np.int64)
+    for i in range(n):
+        count = 0
+        for w in range(words.shape[1]):
+            if words[i, w]:
+                for a in range(8 * w, 8 * w + 8):
+                    count += masks[i, a]
+        if count == 0:
+            continue
+        want = int(uniforms[i] * count)
+        for w in range(words.shape[1]):
+            if not words[i, w]:
+                continue
+            for a in range(8 * w, 8 * w + 8):
+                if masks[i, a]:
+                    if want == 0:
+                        out[i] = a
+                        break
+                    want -= 1
+            if out[i] >= 0:
+                break
+    return out
+
+
+def random_legal_actions(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """A uniformly random allowed action of each row: the ``int(u * count)``-th allowed action (in
+    increasing order) of row ``i`` with ``u = uniforms[i]`` (float64 in [0, 1)); int64 ``(N,)``, -1 for a
+    row that allows nothing. For random rollouts and benchmarks (the choice a NumPy loop over
+    ``np.nonzero(masks)`` makes, without scanning the masks twice).
+
+    Args:
+        masks: int8 ``(N, A)`` action masks (0/1), e.g. the batch API's ``"action_mask"``.
+        uniforms: float64 ``(N,)`` in [0, 1).
+    """
+    u = np.asarray(uniforms, dtype=np.float64)
+    if masks.dtype == np.int8 and masks.ndim == 2 and masks.flags.c_contiguous and masks.shape[1] % 8 == 0:
+        return _random_legal_words(masks, masks.view(np.uint64), u)  # masks of N_ACTIONS = 6928 = 8 * 866
+    return _random_legal_rows(masks, u)
+
+
 assert N_ACTIONS > TARGET_BASE and HIGHEST == 3
 
-__all__ = ["choose", "new_decision", "play_code", "random_legal_actions", "step_all", "write_mask", "write_obs"]
+__all__ = ["choose", "first_bad_action", "new_decision", "play_code", "random_legal_actions", "step_all", "write_mask", "write_masks", "write_obs"]

@@ -124,3 +124,61 @@ def test_kernel_rejects_illegal_keys_and_keeps_state():
     np.testing.assert_array_equal(k.scal, before[1])
     with pytest.raises(ValueError, match="num_games"):
         KernelGames(0)
+
+
+def _draw_deal_reference(rng, config):
+    """The readable deal of rules section 2 (the draws of ``draw_deal`` before it used cached decks)."""
+    from seers_env.engine import rulings
+    from seers_env.engine.artifacts import GO_FIRST, kind_index
+    from seers_env.engine.cards import (
+        ARTIFACTS_PER_PLAYER, SETUP_BY_PLAYERS, SUITED_PER_PLAYER, WILD, WILDS_PER_PLAYER, artifact_card, suited_deck,
+    )
+
+    n = config.n_players
+    n_suits, max_value, removed = SETUP_BY_PLAYERS[n]
+    if rulings.RANDOM_SUITS_EACH_ROUND:
+        suits = sorted(int(s) for s in rng.choice(5, size=n_suits, replace=False))
+    else:
+        suits = list(range(n_suits))
+    deck = suited_deck(suits, max_value)
+    deck = [deck[i] for i in rng.permutation(len(deck)).tolist()]
+    hidden = sorted(deck[:removed])
+    deck = deck[removed:]
+    hands = [sorted(deck[i * SUITED_PER_PLAYER:(i + 1) * SUITED_PER_PLAYER]) + [WILD] * WILDS_PER_PLAYER
+             for i in range(n)]
+    go_first_holder, dealt_artifacts = -1, []
+    art_deck = [kind_index(k) for k in config.artifact_deck]
+    if art_deck:
+        mandatory = [GO_FIRST] if GO_FIRST in art_deck else []
+        rest = [k for k in art_deck]
+        for k in mandatory:
+            rest.remove(k)
+        picks = rng.choice(len(rest), size=ARTIFACTS_PER_PLAYER * n - len(mandatory), replace=False).tolist()
+        dealt = mandatory + [rest[i] for i in picks]
+        dealt = [dealt[i] for i in rng.permutation(len(dealt)).tolist()]
+        dealt_artifacts = sorted(dealt)
+        for seat in range(n):
+            for k in dealt[seat * ARTIFACTS_PER_PLAYER:(seat + 1) * ARTIFACTS_PER_PLAYER]:
+                hands[seat].append(artifact_card(k))
+                if k == GO_FIRST:
+                    go_first_holder = seat
+    for h in hands:
+        h.sort()
+    start_seer = go_first_holder if go_first_holder >= 0 else int(rng.integers(n))
+    return (suits, hidden, hands, dealt_artifacts, go_first_holder, start_seer)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_draw_deal_equals_the_readable_reference(n_players):
+    from seers_env.engine.game import draw_deal
+
+    default = GameConfig().artifact_deck
+    for deck in ((), default, default[::-1], default[1:]):  # reordered, and without Go First
+        config = GameConfig(n_players=n_players, artifact_deck=deck)
+        for seed in range(60):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            for _ in range(3):  # successive rounds from one generator
+                got = draw_deal(a, config)
+                assert tuple(got) == _draw_deal_reference(b, config)
+                assert all(type(c) is int for h in got.hands for c in h)
+            assert a.bit_generator.state == b.bit_generator.state

@@ -62,3 +62,20 @@ def test_vector_env_rejects_bad_actions_and_keeps_state():
         SeersVectorEnv(0)
     with pytest.raises(RuntimeError, match="reset"):
         SeersVectorEnv(1).step(np.array([0]))
+
+
+def test_vector_env_outputs_are_not_its_state():
+    venv = SeersVectorEnv(3)
+    obs, _ = venv.reset(seed=4)
+    keep = {k: v.copy() for k, v in obs.items()}
+    first = obs["action_mask"].argmax(axis=1)  # an allowed action of each row
+    obs["action_mask"][:] = 0  # the caller scribbles on what it was handed
+    obs["observation"][:] = 7.0
+    np.testing.assert_array_equal(venv.action_masks(), keep["action_mask"])
+    bad = int(np.flatnonzero(keep["action_mask"][2] == 0)[0])
+    with pytest.raises(ValueError, match="row 2"):
+        venv.step(np.array([first[0], first[1], bad]))
+    obs2, *_ = venv.step(first)
+    assert obs2["action_mask"] is not obs["action_mask"] and obs2["observation"] is not obs["observation"]
+    np.testing.assert_array_equal(venv.action_masks(), obs2["action_mask"])
+    assert (obs2["action_mask"].sum(axis=1) >= 1).all()

@@ -114,3 +114,18 @@ def test_vector_env_without_artifacts_matches_aec_env():
             if all(e.terminations.values()):
                 assert term[i]
                 e.reset()
+
+
+def test_random_legal_actions_word_path_equals_nonzero_reference():
+    rng = np.random.default_rng(5)
+    masks = np.zeros((40, N_ACTIONS), np.int8)
+    for i in range(1, 40):  # row 0 allows nothing
+        masks[i, rng.choice(N_ACTIONS, size=int(rng.integers(1, 60)), replace=False)] = 1
+    masks[7, N_ACTIONS - 8:] = 1  # the last word full
+    u = rng.random(40)
+    want = [-1 if not m.any() else int(np.flatnonzero(m)[int(x * np.count_nonzero(m))]) for m, x in zip(masks, u)]
+    assert random_legal_actions(masks, u).tolist() == want
+    # a non-contiguous view takes the byte-at-a-time path, with the same choices
+    wide = np.zeros((40, N_ACTIONS + 1), np.int8)
+    wide[:, :N_ACTIONS] = masks
+    assert random_legal_actions(wide[:, :N_ACTIONS], u).tolist() == want

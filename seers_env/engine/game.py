@@ -19,6 +19,7 @@ import copy
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -187,34 +188,53 @@ class Deal(NamedTuple):
     start_seer: int
 
 
+@lru_cache(maxsize=None)
+def _deck_array(suits: tuple[int, ...], max_value: int) -> np.ndarray:
+    """:func:`~seers_env.engine.cards.suited_deck` as an int64 array (cached; never changed)."""
+    deck = np.array(suited_deck(list(suits), max_value), dtype=np.int64)
+    deck.flags.writeable = False
+    return deck
+
+
+@lru_cache(maxsize=None)
+def _artifact_draw(artifact_deck: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(mandatory, rest)`` kind indices of an artifact deck: Go First when the deck has it, and the
+    others in deck order (cached per deck)."""
+    art_deck = [kind_index(k) for k in artifact_deck]
+    mandatory = [GO_FIRST] if GO_FIRST in art_deck else []
+    rest = list(art_deck)
+    for k in mandatory:
+        rest.remove(k)
+    return tuple(mandatory), tuple(rest)
+
+
 def draw_deal(rng: np.random.Generator, config: GameConfig) -> Deal:
     """Deal a round (section 2) with draws from ``rng``: the one place that draws a deal, so that the
-    compiled kernel (:mod:`seers_env.engine.kernel`) and :class:`Game` deal the same seeded rounds."""
+    compiled kernel (:mod:`seers_env.engine.kernel`) and :class:`Game` deal the same seeded rounds.
+
+    Draws, in order: the suits in play (``rng.choice(5, n_suits, replace=False)``), the shuffle of the
+    suited deck (``rng.permutation``), the artifacts dealt besides Go First (``rng.choice`` without
+    replacement) and their order (``rng.permutation``), and the Start Seer when nobody holds Go First
+    (``rng.integers``)."""
     n = config.n_players
     n_suits, max_value, removed = SETUP_BY_PLAYERS[n]
     if rulings.RANDOM_SUITS_EACH_ROUND:
-        suits = sorted(int(s) for s in rng.choice(5, size=n_suits, replace=False))
+        suits = sorted(rng.choice(5, size=n_suits, replace=False).tolist())
     else:
         suits = list(range(n_suits))
-    deck = suited_deck(suits, max_value)
-    order = rng.permutation(len(deck)).tolist()
-    deck = [deck[i] for i in order]
-    hidden = sorted(deck[:removed])
-    deck = deck[removed:]
-    hands = [sorted(deck[i * SUITED_PER_PLAYER:(i + 1) * SUITED_PER_PLAYER]) for i in range(n)]
+    deck = _deck_array(tuple(suits), max_value)
+    shuffled = deck[rng.permutation(len(deck))].tolist()
+    hidden = sorted(shuffled[:removed])
+    hands = [shuffled[removed + i * SUITED_PER_PLAYER:removed + (i + 1) * SUITED_PER_PLAYER] for i in range(n)]
     for h in hands:
         h.extend([WILD] * WILDS_PER_PLAYER)
     go_first_holder = -1
     dealt_artifacts: list[int] = []
-    art_deck = [kind_index(k) for k in config.artifact_deck]
-    if art_deck:
+    if config.artifact_deck:
         need = ARTIFACTS_PER_PLAYER * n
-        mandatory = [GO_FIRST] if GO_FIRST in art_deck else []
-        rest = list(art_deck)
-        for k in mandatory:
-            rest.remove(k)
+        mandatory, rest = _artifact_draw(config.artifact_deck)
         picks = rng.choice(len(rest), size=need - len(mandatory), replace=False).tolist()
-        dealt = mandatory + [rest[i] for i in picks]
+        dealt = list(mandatory) + [rest[i] for i in picks]
         dealt = [dealt[i] for i in rng.permutation(len(dealt)).tolist()]
         dealt_artifacts = sorted(dealt)
         for seat in range(n):
