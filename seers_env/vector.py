@@ -51,7 +51,9 @@ class SeersVectorEnv:
         reward_mode: ``"score"`` or ``"win"``, as in the AEC environment.
         parallel: step the games on numba's thread pool (``numba.set_num_threads`` sets its size; default
             all cores). Off by default: processes that run several environments, or a learner's torch
-            threads, may want the cores for themselves. Results are the same either way.
+            threads, may want the cores for themselves. Results are the same either way. On a busy
+            machine set ``OMP_WAIT_POLICY=PASSIVE`` (OpenMP's idle threads then sleep instead of
+            spinning) before numba's first parallel call; ``seers bench env`` does.
 
     Attributes:
         kernel: the :class:`~seers_env.engine.kernel.KernelGames` holding every game's state (read-only
