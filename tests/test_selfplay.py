@@ -15,7 +15,7 @@ from train.model_config import ModelConfigError  # noqa: E402
 from train.scoring_policy import (LearnedAgent, NetConfig, PlayScoringNet, load_policy, model_config,  # noqa: E402
                                   save_policy, segment_log_softmax, shipped_model_path,
                                   shipped_player_counts)
-from train.selfplay import Actor, Batch, SelfPlayConfig, advantages, train_selfplay  # noqa: E402
+from train.selfplay import DEFAULT_DECISIONS, Actor, Batch, SelfPlayConfig, advantages, train_selfplay  # noqa: E402
 
 
 def _play_game(agents, n_players, seed):
@@ -135,13 +135,19 @@ def test_untrained_residual_policy_plays_exactly_like_the_heuristic():
         game.apply(play)
 
 
-@pytest.mark.parametrize("bad", [dict(games_in_flight=0), dict(minutes=None), dict(minutes=-1.0),
+@pytest.mark.parametrize("bad", [dict(games_in_flight=0), dict(minutes=3.0, decisions=1000), dict(minutes=-1.0),
                                  dict(minutes=None, decisions=-5), dict(actors=-1), dict(minibatch=0),
                                  dict(baseline_seats=1.5), dict(epochs=0), dict(hidden=0), dict(n_players=6),
                                  dict(artifact_deck=("no_such_artifact",))])
 def test_bad_selfplay_settings_are_refused_up_front(bad):
     with pytest.raises(ValueError):
         SelfPlayConfig(**bad)
+
+
+def test_default_budget_is_reproducible_decisions_and_minutes_replace_it():
+    assert SelfPlayConfig().decisions == DEFAULT_DECISIONS and SelfPlayConfig().minutes is None
+    timed = SelfPlayConfig(minutes=2.5)
+    assert timed.minutes == 2.5 and timed.decisions is None
 
 
 def test_learned_path_inside_the_models_folder_is_never_swapped(tmp_path):

@@ -33,10 +33,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
         players: int = typer.Option(_DEFAULTS.n_players, help="Players at the table, 2..5."),
-        minutes: float = typer.Option(_SELFPLAY.minutes, help="selfplay: Wall-clock budget of the PPO "
-                                      "phase, in minutes (the warm start and the evaluation come on top)."),
-        decisions: int = typer.Option(0, help="selfplay: Budget in training decisions instead of "
-                                      "--minutes (reproducible for a seed; 0: use --minutes)."),
+        minutes: float = typer.Option(None, help="selfplay: Wall-clock budget of the PPO phase, in "
+                                      "minutes, instead of --decisions (the result then depends on the "
+                                      "machine's speed and load; the warm start and the evaluation come "
+                                      "on top)."),
+        decisions: int = typer.Option(None, help=f"selfplay: Budget of the PPO phase in training "
+                                      f"decisions (default {_SELFPLAY.decisions:,}, about 10 minutes on 2 "
+                                      f"idle cores); reproducible for a seed."),
         games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
         actors: int = typer.Option(_SELFPLAY.actors, help="selfplay: Rollout worker processes (0: in the "
@@ -68,7 +71,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(_DEFAULTS.seed, help="Seeds everything: environments, league, PPO, evaluation."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, help="maskable-ppo: Steps between evaluations (0: none)."),
         eval_games: int = typer.Option(_DEFAULTS.eval_games, help="maskable-ppo: Deals per evaluation during training."),
-        final_games: int = typer.Option(200,
+        final_games: int = typer.Option(400,
                                         help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
         eval_agents: str = typer.Option(None, help="Baselines to evaluate against (default: selfplay "
@@ -220,7 +223,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         try:
             cfg = SelfPlayConfig(
                 n_players=players, artifact_deck=tuple(DEFAULT_ARTIFACT_DECK) if artifacts else (),
-                seed=seed, minutes=None if decisions else minutes, decisions=decisions or None,
+                seed=seed, minutes=minutes, decisions=decisions,
                 games_in_flight=games_in_flight, actors=actors, lr=d.lr if lr is None else lr,
                 epochs=d.epochs if epochs is None else epochs, minibatch=minibatch, clip=clip,
                 ent_coef=ent_coef, baseline_seats=baseline_seats, baseline=baseline,

@@ -29,7 +29,7 @@ def train_rllib_cli(*, players, rounds, artifacts, seed, minutes, env_steps, ite
         cfg = RLlibConfig(
             n_players=players, n_rounds=rounds, artifact_deck=tuple(DEFAULT_ARTIFACT_DECK) if artifacts else (),
             algo=algo, iterations=iterations, env_steps=env_steps or 0,
-            minutes=0.0 if (iterations or env_steps) else minutes, num_env_runners=num_env_runners,
+            minutes=0.0 if (iterations or env_steps) else (d.minutes if minutes is None else minutes), num_env_runners=num_env_runners,
             envs_per_runner=envs_per_runner, address=address or None, train_batch=train_batch,
             minibatch=min(minibatch, train_batch), epochs=d.epochs if epochs is None else epochs,
             lr=d.lr if lr is None else lr, clip=clip, entropy=ent_coef, hidden=hidden, embed=max(1, hidden // 2),

@@ -45,6 +45,11 @@ from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands
 REWARD_SCALE = 10.0  # points per reward unit
 
 
+DEFAULT_DECISIONS = 400_000
+"""The default PPO budget of ``seers train``, in training decisions (about 10 minutes on 2 idle cores,
+``seers bench train``)."""
+
+
 @dataclass
 class SelfPlayConfig:
     """Hyperparameters of :func:`train_selfplay` (each is a ``seers train`` flag of the same name).
@@ -55,8 +60,12 @@ class SelfPlayConfig:
         n_players: players per game (2..5).
         artifact_deck: artifact kind keys; ``()`` for the variant without artifacts.
         seed: seed of everything (games, sampling, network initialisation).
-        minutes: wall-clock budget of the PPO phase, in minutes (``None``: use ``decisions``).
-        decisions: budget of the PPO phase in training decisions (used when ``minutes`` is ``None``).
+        minutes: wall-clock budget of the PPO phase, in minutes (``None``: use ``decisions``); the
+            result then depends on the machine's speed and load.
+        decisions: budget of the PPO phase in training decisions (decisions with more than one legal
+            play, taken by the policy's seats). A run with this budget is reproducible for a seed (same
+            model file on the same machine and library versions). When neither budget is given,
+            ``DEFAULT_DECISIONS``.
         games_in_flight: games played in lockstep per actor.
         actors: rollout worker processes (0: collect in the learner's process).
         lr: Adam learning rate.
@@ -89,7 +98,7 @@ class SelfPlayConfig:
     n_players: int = 4
     artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK
     seed: int = 0
-    minutes: float | None = 9.0
+    minutes: float | None = None
     decisions: int | None = None
     games_in_flight: int = 32
     actors: int = 2
@@ -123,8 +132,10 @@ class SelfPlayConfig:
         def number(x) -> bool:
             return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
 
-        if (self.minutes is None) == (self.decisions is None):
-            raise ValueError(f"give exactly one budget: minutes={self.minutes!r}, decisions={self.decisions!r}")
+        if self.minutes is not None and self.decisions is not None:
+            raise ValueError(f"give one budget, not both: minutes={self.minutes!r}, decisions={self.decisions!r}")
+        if self.minutes is None and self.decisions is None:
+            self.decisions = DEFAULT_DECISIONS
         if self.minutes is not None and not (number(self.minutes) and self.minutes > 0):
             raise bad("minutes", "a number of minutes > 0")
         if self.decisions is not None and not (isinstance(self.decisions, int) and self.decisions > 0):
