@@ -45,7 +45,7 @@ from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands
 REWARD_SCALE = 10.0  # points per reward unit
 
 
-DEFAULT_DECISIONS = 400_000
+DEFAULT_DECISIONS = 500_000
 """The default PPO budget of ``seers train``, in training decisions (about 10 minutes on 2 idle cores,
 ``seers bench train``)."""
 
