@@ -347,6 +347,14 @@ def finish_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, 
 
 
 @njit(cache=True)
+def _bad_mask_value(out, i):
+    """The error return of the compiled choosers: ``out[0] = -2 - i`` for row ``i`` holding a mask value
+    other than 0 or 1."""
+    out[0] = -2 - i
+    return out
+
+
+@njit(cache=True)
 def _random_legal_rows(masks, uniforms):
     """:func:`random_legal_actions` on any int8 ``(N, A)`` masks: a byte at a time."""
     n = masks.shape[0]
@@ -354,6 +362,8 @@ def _random_legal_rows(masks, uniforms):
     for i in range(n):
         count = 0
         for a in range(masks.shape[1]):
+            if masks[i, a] != 0 and masks[i, a] != 1:
+                return _bad_mask_value(out, i)
             count += masks[i, a]
         if count == 0:
             continue
@@ -379,6 +389,8 @@ def _random_legal_words(masks, words, uniforms):
         for w in range(words.shape[1]):
             if words[i, w]:
                 for a in range(8 * w, 8 * w + 8):
+                    if masks[i, a] != 0 and masks[i, a] != 1:  # only nonzero words can hold one
+                        return _bad_mask_value(out, i)
                     count += masks[i, a]
         if count == 0:
             continue
@@ -404,13 +416,35 @@ def random_legal_actions(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     ``np.nonzero(masks)`` makes, without scanning the masks twice).
 
     Args:
-        masks: int8 ``(N, A)`` action masks (0/1), e.g. the batch API's ``"action_mask"``.
-        uniforms: float64 ``(N,)`` in [0, 1).
+        masks: int8 (or bool) ``(N, A)`` action masks (0/1), e.g. the batch API's ``"action_mask"``.
+        uniforms: float64 ``(N,)``, each finite and in [0, 1).
+
+    Raises:
+        TypeError: ``masks`` is not a NumPy array of int8 or bool.
+        ValueError: ``masks`` is not 2-D or holds a value other than 0 and 1; ``uniforms`` is not of
+            shape ``(N,)`` or holds a value that is not finite or outside [0, 1).
     """
+    if not isinstance(masks, np.ndarray) or masks.dtype not in (np.int8, np.bool_):
+        raise TypeError(f"masks must be an int8 (or bool) numpy array of shape (N, A), got "
+                        f"{getattr(masks, 'dtype', type(masks).__name__)}")
+    if masks.ndim != 2:
+        raise ValueError(f"masks must be 2-D (N, A), got shape {masks.shape}")
     u = np.asarray(uniforms, dtype=np.float64)
-    if masks.dtype == np.int8 and masks.ndim == 2 and masks.flags.c_contiguous and masks.shape[1] % 8 == 0:
-        return _random_legal_words(masks, masks.view(np.uint64), u)  # masks of N_ACTIONS = 6928 = 8 * 866
-    return _random_legal_rows(masks, u)
+    if u.shape != (masks.shape[0],):
+        raise ValueError(f"uniforms must have shape ({masks.shape[0]},) (one per mask row), got {u.shape}")
+    bad = np.flatnonzero(~((u >= 0.0) & (u < 1.0)))
+    if bad.size:
+        raise ValueError(f"uniforms[{int(bad[0])}] = {float(u[bad[0]])!r} is not allowed; each uniform "
+                         "must be finite and in [0, 1)")
+    if masks.dtype == np.int8 and masks.flags.c_contiguous and masks.shape[1] % 8 == 0:
+        out = _random_legal_words(masks, masks.view(np.uint64), u)  # masks of N_ACTIONS = 6928 = 8 * 866
+    else:
+        out = _random_legal_rows(masks, u)
+    if out.shape[0] and out[0] <= -2:
+        row = -2 - int(out[0])
+        vals = sorted(set(np.unique(masks[row]).tolist()) - {0, 1})
+        raise ValueError(f"masks row {row} holds {vals}; allowed mask values: 0 and 1")
+    return out
 
 
 assert N_ACTIONS > TARGET_BASE and HIGHEST == 3

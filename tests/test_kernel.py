@@ -182,3 +182,49 @@ def test_draw_deal_equals_the_readable_reference(n_players):
                 assert tuple(got) == _draw_deal_reference(b, config)
                 assert all(type(c) is int for h in got.hands for c in h)
             assert a.bit_generator.state == b.bit_generator.state
+
+
+@pytest.mark.parametrize("bad", [1.0, np.nan, -0.5, 7.0, np.inf])
+def test_random_play_game_rejects_uniforms_outside_unit_interval(bad):
+    cfg = GameConfig(n_players=3, n_rounds=1)
+    u = np.full(2000, 0.5)
+    u[3] = bad
+    with pytest.raises(ValueError, match=r"uniforms\[3\]"):
+        kernel.random_play_game(cfg, 1, u)
+    with pytest.raises(ValueError, match="1-D"):
+        kernel.random_play_game(cfg, 1, np.full((20, 20), 0.5))
+
+
+@pytest.mark.parametrize("bad", [1.0, np.nan, -0.5])
+def test_compiled_random_play_stops_at_a_bad_uniform_without_playing_it(bad):
+    g = kernel.KernelGames(1, GameConfig(n_players=3, n_rounds=1))
+    g.new_game(0, 4)
+    u = np.array([0.25, 0.5, bad, 0.5])
+    plays, most = kernel.random_play(g.cards, g.scal, g.scores, 0, u, 100)
+    assert (plays, most) == (2, -1)
+    want = kernel.KernelGames(1, GameConfig(n_players=3, n_rounds=1))
+    want.new_game(0, 4)
+    kernel.random_play(want.cards, want.scal, want.scores, 0, u[:2], 100)
+    np.testing.assert_array_equal(g.cards, want.cards)
+    np.testing.assert_array_equal(g.scal, want.scal)
+
+
+def test_kernel_games_check_slot_and_seat_indices():
+    g = kernel.KernelGames(2, GameConfig(n_players=3, n_rounds=1))
+    g.new_game(0, 1)
+    cards, scal = g.cards.copy(), g.scal.copy()
+    for call in (lambda: g.legal_keys(2), lambda: g.legal_keys(-1), lambda: g.new_game(5, 1),
+                 lambda: g.apply(7, 0), lambda: g.totals(-2), lambda: g.refill(2)):
+        with pytest.raises(IndexError, match=r"slot index -?\d+ is out of range; allowed: 0 \.\. 1"):
+            call()
+    with pytest.raises(IndexError, match=r"seat index 3 is out of range; allowed: 0 \.\. 2"):
+        g.hand(0, 3)
+    with pytest.raises(IndexError, match="seat index -1"):
+        g.hand(0, -1)
+    with pytest.raises(TypeError, match="slot index True"):
+        g.legal_keys(True)
+    with pytest.raises(TypeError, match="seat index 1.0"):
+        g.hand(0, 1.0)
+    np.testing.assert_array_equal(g.cards, cards)
+    np.testing.assert_array_equal(g.scal, scal)
+    assert g.hand(np.int64(0), np.int32(2)) == g.hand(0, 2)

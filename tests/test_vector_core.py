@@ -129,3 +129,27 @@ def test_random_legal_actions_word_path_equals_nonzero_reference():
     wide = np.zeros((40, N_ACTIONS + 1), np.int8)
     wide[:, :N_ACTIONS] = masks
     assert random_legal_actions(wide[:, :N_ACTIONS], u).tolist() == want
+
+
+def test_random_legal_actions_rejects_bad_uniforms_and_masks():
+    masks = np.zeros((3, N_ACTIONS), np.int8)
+    masks[0, [5, 9]] = 1
+    masks[1, 100] = 1
+    masks[2, N_ACTIONS - 1] = 1
+    for bad in (1.0, np.nan, -0.5, np.inf):
+        with pytest.raises(ValueError, match=r"uniforms\[1\] = .* \[0, 1\)"):
+            random_legal_actions(masks, np.array([0.5, bad, 0.5]))
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        random_legal_actions(masks, np.array([0.5]))
+    with pytest.raises(TypeError, match="int8"):
+        random_legal_actions(masks.tolist(), np.full(3, 0.5))
+    with pytest.raises(TypeError, match="int64"):
+        random_legal_actions(masks.astype(np.int64), np.full(3, 0.5))
+    with pytest.raises(ValueError, match="2-D"):
+        random_legal_actions(masks[0], np.array([0.5]))
+    for path in (masks, np.asfortranarray(masks)):  # the word path and the byte path
+        bad = path.copy()
+        bad[2, 7] = 2
+        with pytest.raises(ValueError, match=r"row 2 holds \[2\]; allowed mask values: 0 and 1"):
+            random_legal_actions(bad, np.full(3, 0.5))
+    assert random_legal_actions(masks.astype(bool), np.array([0.5, 0.5, 0.5])).tolist() == [9, 100, N_ACTIONS - 1]

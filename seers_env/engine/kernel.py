@@ -341,6 +341,10 @@ def random_play(cards, scal, scores, i, uniforms, max_plays):
     Stops after ``max_plays`` plays, when ``uniforms`` run out, when the game ends, or when a round ends
     and slot ``i`` has no deal drawn ahead yet (the caller refills it). Returns
     ``(plays made, most legal plays at one step)``.
+
+    Compiled code has no bounds checks, so the index is guarded here: at a ``u`` outside [0, 1) (or NaN)
+    it stops before that play and returns ``most = -1`` (the error code; nothing of that play is
+    applied). :func:`random_play_game` checks ``uniforms`` first and raises ``ValueError`` instead.
     """
     buf = np.empty(N_CARD_IDS + 160, np.int64)
     tmp = np.empty(N_CARD_IDS, np.int64)
@@ -352,7 +356,13 @@ def random_play(cards, scal, scores, i, uniforms, max_plays):
         nk = keys.shape[0]
         if nk > most:
             most = nk
-        apply_key(cards, scal, scores, i, keys[int(uniforms[plays] * nk)], tmp)
+        u = uniforms[plays]
+        if not (u >= 0.0 and u < 1.0) or nk == 0:  # NaN fails both comparisons
+            return plays, -1
+        j = int(u * nk)
+        if j >= nk:  # u * nk rounded up to nk
+            j = nk - 1
+        apply_key(cards, scal, scores, i, keys[j], tmp)
         plays += 1
         if scal[i, S_OUTCOME] == OUT_ROUND and not scal[i, S_OVER]:
             if not scal[i, S_PENDING_READY] and scal[i, S_ROUND] + 1 < scal[i, S_N_ROUNDS]:
@@ -387,6 +397,10 @@ class KernelGames:
 
     Raises:
         ValueError: ``num_games < 1``.
+
+    Every method taking a slot ``i`` (or a ``seat``) raises ``IndexError`` for one outside
+    ``0 .. num_games - 1`` (``0 .. n_players - 1``; negative indices are not allowed) and ``TypeError``
+    for a non-integer one, before anything changes.
     """
 
     def __init__(self, num_games: int, config: GameConfig | None = None):
@@ -405,6 +419,15 @@ class KernelGames:
         self._buf = np.empty(N_CARD_IDS + 160, np.int64)
         self._tmp = np.empty(N_CARD_IDS, np.int64)
 
+    # --- index checks ------------------------------------------------------------------------------
+    def _slot(self, i) -> int:
+        """``i`` as a checked slot index (see the class docstring)."""
+        return _index(i, self.num_games, "slot")
+
+    def _seat(self, seat) -> int:
+        """``seat`` as a checked seat index (see the class docstring)."""
+        return _index(seat, self.config.n_players, "seat")
+
     # --- dealing (Python, the draws of Game) ---------------------------------------------------------
     def _put_pending(self, i: int, deal: Deal, new_game: bool) -> None:
         hands, hidden, suits = deal_counts(deal)
@@ -419,7 +442,12 @@ class KernelGames:
 
     def new_game(self, i: int, seed: int | None = None, *, rng: np.random.Generator | None = None) -> None:
         """Start a new game in slot ``i``, dealt as ``Game(config, seed)`` (or ``Game(config, rng=rng)``)
-        deals it, and draw its next round ahead."""
+        deals it, and draw its next round ahead.
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         self.rngs[i] = rng if rng is not None else np.random.default_rng(seed)
         self._put_pending(i, draw_deal(self.rngs[i], self.config), True)
         install_pending(self.cards, self.scal, self.scores, i)
@@ -427,13 +455,23 @@ class KernelGames:
 
     def next_game_ahead(self, i: int) -> None:
         """Draw slot ``i``'s next game (its seed from ``slot_rngs[i]``, as the AEC env's ``reset()``) into
-        the pending deal: it starts when the current game ends (the batch API's autoreset)."""
+        the pending deal: it starts when the current game ends (the batch API's autoreset).
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         self.rngs[i] = np.random.default_rng(int(self.slot_rngs[i].integers(2**63 - 1)))
         self._put_pending(i, draw_deal(self.rngs[i], self.config), True)
 
     def refill(self, i: int) -> None:
         """Draw slot ``i``'s next round ahead, when it has none and one is to come: the next round of
-        this game, or (with a ``slot_rngs[i]``) the first round of the slot's next game."""
+        this game, or (with a ``slot_rngs[i]``) the first round of the slot's next game.
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         sc = self.scal[i]
         if sc[S_PENDING_READY]:
             return
@@ -449,7 +487,12 @@ class KernelGames:
 
     # --- playing ------------------------------------------------------------------------------------
     def legal_keys(self, i: int) -> np.ndarray:
-        """int64 play keys of the legal plays in slot ``i`` (``Game.legal_plays()`` order)."""
+        """int64 play keys of the legal plays in slot ``i`` (``Game.legal_plays()`` order).
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         return legal_keys(self.cards, self.scal, i, self._buf)
 
     def apply(self, i: int, key: int) -> int:
@@ -457,7 +500,9 @@ class KernelGames:
 
         Raises:
             ValueError: ``key`` is not a legal play key now (nothing changes).
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
         """
+        i = self._slot(i)
         if int(key) not in self.legal_keys(i).tolist():
             raise ValueError(f"play key {key!r} is not a legal play in slot {i} now")
         out = apply_key(self.cards, self.scal, self.scores, i, int(key), self._tmp)
@@ -468,22 +513,52 @@ class KernelGames:
 
     # --- reading -------------------------------------------------------------------------------------
     def hand(self, i: int, seat: int) -> list[int]:
-        """Sorted card ids of ``seat``'s hand in slot ``i`` (as ``Game.hands[seat]``)."""
+        """Sorted card ids of ``seat``'s hand in slot ``i`` (as ``Game.hands[seat]``).
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` or ``seat`` (class docstring).
+        """
+        i, seat = self._slot(i), self._seat(seat)
         return _ids(self.cards[i, HAND + seat])
 
     def plane(self, i: int, plane: int) -> list[int]:
-        """Sorted card ids of one card plane of slot ``i``."""
+        """Sorted card ids of one card plane of slot ``i``.
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring) or ``plane`` (``0 .. N_PLANES - 1``).
+        """
+        i, plane = self._slot(i), _index(plane, N_PLANES, "plane")
         return _ids(self.cards[i, plane])
 
     def round_scores(self, i: int) -> list[list[int]]:
-        """The scored rounds of slot ``i`` (as ``Game.round_scores``)."""
+        """The scored rounds of slot ``i`` (as ``Game.round_scores``).
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         n = self.config.n_players
         done = int(self.scal[i, S_ROUND]) + int(self.scal[i, S_OVER])
         return [self.scores[i, r, :n].tolist() for r in range(done)]
 
     def totals(self, i: int) -> list[int]:
-        """Each seat's game total in slot ``i`` (as ``Game.totals``)."""
+        """Each seat's game total in slot ``i`` (as ``Game.totals``).
+
+        Raises:
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
         return self.scal[i, S_TOTALS:S_TOTALS + self.config.n_players].tolist()
+
+
+def _index(i, n: int, what: str) -> int:
+    """``i`` as an int in ``0 .. n - 1``: ``TypeError`` for a non-integer (bool included), ``IndexError``
+    (naming ``what``, the value and the range) outside it."""
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"{what} index {i!r} is not an integer; use an int in 0 .. {n - 1}")
+    if not 0 <= i < n:
+        raise IndexError(f"{what} index {i} is out of range; allowed: 0 .. {n - 1}")
+    return int(i)
 
 
 def _ids(counts: np.ndarray) -> list[int]:
@@ -495,17 +570,29 @@ def random_play_game(config: GameConfig, seed: int, uniforms: Sequence[float] | 
     """Play one seeded game at random on the kernel (:func:`random_play`), drawing each play's index
     from ``uniforms`` in order; returns ``(plays, most legal plays at one step)``.
 
+    Args:
+        uniforms: float64 ``(P,)``, each in [0, 1): the ``u`` of each play, in order.
+
     Raises:
-        ValueError: ``uniforms`` ran out before the game ended.
+        ValueError: ``uniforms`` is not 1-D, holds a value that is not finite or outside [0, 1) (checked
+            before anything is played), or ran out before the game ended.
     """
+    u = np.asarray(uniforms, dtype=np.float64)
+    if u.ndim != 1:
+        raise ValueError(f"uniforms must be 1-D float values in [0, 1), got shape {u.shape}")
+    bad = np.flatnonzero(~((u >= 0.0) & (u < 1.0)))
+    if bad.size:
+        raise ValueError(f"uniforms[{int(bad[0])}] = {float(u[bad[0]])!r} is not allowed; each uniform must be "
+                         "finite and in [0, 1)")
     g = games if games is not None else KernelGames(1, config)
     g.new_game(0, seed)
-    u = np.asarray(uniforms, dtype=np.float64)
     used = most = 0
     while not g.scal[0, S_OVER]:
         if used >= u.shape[0]:
             raise ValueError(f"{u.shape[0]} uniforms ran out before the game ended")
         plays, m = random_play(g.cards, g.scal, g.scores, 0, u[used:], 1 << 30)
+        if m < 0:  # a bad uniform (checked above, so not expected)
+            raise ValueError(f"uniforms[{used + plays}] is not allowed; each uniform must be in [0, 1)")
         used += plays
         most = max(most, m)
         g.refill(0)
