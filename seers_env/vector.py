@@ -90,6 +90,7 @@ class SeersVectorEnv:
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, N_ACTIONS))
         n = self.num_envs
         self.kernel: KernelGames | None = None
+        self._closed = False
         # pending decisions (seers_env.vector_core): legal play keys, candidates, stage and chosen codes
         self._keys = np.zeros((n, 1024), np.int64)
         self._cands = np.zeros((n, 1024), np.int32)
@@ -171,20 +172,28 @@ class SeersVectorEnv:
             infos)``; infos: ``{"seat": int64 (N,), "totals": int64 (N, n_players)}``.
 
         Raises:
-            RuntimeError: ``reset()`` was not called. ValueError: wrong shape, or an action outside its
-            row's mask (the message names the row); no game changes then.
+            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+            TypeError: actions of a non-integer dtype (float, bool, object ...).
+            ValueError: wrong shape, or an action outside its row's mask (the message names the row and
+            the value, also one beyond int64); no game changes then.
         """
-        if self.kernel is None:
-            raise RuntimeError("call reset() before step()")
+        self._check_open("step")
         a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+        if a.shape != (self.num_envs,):
             raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integers (an integer dtype), got dtype {a.dtype}")
+        if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:  # would wrap to negative
+            bad = int(np.argmax(a > np.iinfo(np.int64).max))
+            raise ValueError(f"action {int(a[bad])} of row {bad} is out of range (allowed: 0 .. "
+                             f"{N_ACTIONS - 1}, where its action mask allows it)")
         a = a.astype(np.int64)
         bad = vector_core.first_bad_action(self.kernel.scal, self._keys, self._cands, self._dec, a)
         if bad >= 0:
             allowed = np.flatnonzero(self.action_masks()[bad])
+            more = " ..." if allowed.size > 12 else ""
             raise ValueError(f"action {int(a[bad])} of row {bad} is not allowed by its action mask "
-                             f"(allowed: {allowed[:12].tolist()} ...)")
+                             f"(allowed: {allowed[:12].tolist()}{more})")
         k = self.kernel
         step = vector_core.step_all_parallel if self.parallel else vector_core.step_all
         self._fresh_outputs()
@@ -199,15 +208,29 @@ class SeersVectorEnv:
 
     def action_masks(self) -> np.ndarray:
         """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array, built from the pending
-        decisions), as sb3-contrib asks for."""
-        if self.kernel is None:
-            return np.zeros((self.num_envs, N_ACTIONS), np.int8)
+        decisions), as sb3-contrib asks for.
+
+        Raises:
+            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+        """
+        self._check_open("action_masks")
         masks = np.empty((self.num_envs, N_ACTIONS), np.int8)
         vector_core.write_masks(self.kernel.scal, self._keys, self._cands, self._dec, masks)
         return masks
 
     def close(self) -> None:
-        pass
+        """Release the games; ``step()`` and ``action_masks()`` then raise ``RuntimeError`` until
+        ``reset()`` deals new ones."""
+        self.kernel = None
+        self._closed = True
+
+    def _check_open(self, name: str) -> None:
+        """``RuntimeError`` naming ``name`` unless games are dealt (``reset()`` called, no ``close()``
+        since)."""
+        if self.kernel is None:
+            if self._closed:
+                raise RuntimeError(f"{name}() after close(); call reset() to deal new games first")
+            raise RuntimeError(f"call reset() before {name}()")
 
 
 __all__ = ["SeersVectorEnv"]

@@ -9,6 +9,7 @@ from seers_env.actions import N_ACTIONS
 from seers_env.observation import OBS_DIM
 from seers_env.seers_catalog_v0 import raw_env
 from seers_env.vector import SeersVectorEnv
+from seers_env.vector_core import random_legal_actions
 
 
 @pytest.mark.parametrize("n_players,reward_mode", [(4, "score"), (2, "win"), (5, "score")])
@@ -79,3 +80,49 @@ def test_vector_env_outputs_are_not_its_state():
     assert obs2["action_mask"] is not obs["action_mask"] and obs2["observation"] is not obs["observation"]
     np.testing.assert_array_equal(venv.action_masks(), obs2["action_mask"])
     assert (obs2["action_mask"].sum(axis=1) >= 1).all()
+
+
+def test_vector_env_action_dtypes_uint64_and_closed_state():
+    venv = SeersVectorEnv(2)
+    with pytest.raises(RuntimeError, match=r"reset\(\) before action_masks"):
+        venv.action_masks()
+    obs, _ = venv.reset(seed=2)
+    good = obs["action_mask"].argmax(axis=1)
+    with pytest.raises(TypeError, match="float64"):
+        venv.step(good.astype(np.float64))
+    with pytest.raises(TypeError, match="bool"):
+        venv.step(np.array([True, False]))
+    huge = good.astype(np.uint64)
+    huge[1] = np.uint64(2**64 - 1)
+    with pytest.raises(ValueError, match=f"action {2**64 - 1} of row 1"):
+        venv.step(huge)
+    np.testing.assert_array_equal(venv.action_masks(), obs["action_mask"])  # nothing changed
+    # the "(allowed: ...)" list ends in "..." only when cut short
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(300):
+        for row in range(2):
+            allowed = np.flatnonzero(obs["action_mask"][row]).tolist()
+            short = len(allowed) <= 12
+            if short in seen:
+                continue
+            seen.add(short)
+            bad_actions = obs["action_mask"].argmax(axis=1)
+            bad_actions[row] = int(np.flatnonzero(obs["action_mask"][row] == 0)[0])
+            with pytest.raises(ValueError) as err:
+                venv.step(bad_actions)
+            want = f"(allowed: {allowed})" if short else f"(allowed: {allowed[:12]} ...)"
+            assert str(err.value).endswith(want)
+        if len(seen) == 2:
+            break
+        obs = venv.step(random_legal_actions(obs["action_mask"], rng.random(2)))[0]
+    assert seen == {True, False}
+    obs, _ = venv.reset(seed=2)
+    venv.step(good.astype(np.uint64))  # valid unsigned actions are fine
+    venv.close()
+    with pytest.raises(RuntimeError, match=r"close\(\)"):
+        venv.step(good)
+    with pytest.raises(RuntimeError, match=r"close\(\)"):
+        venv.action_masks()
+    obs, _ = venv.reset(seed=2)  # reset deals new games after close
+    venv.step(obs["action_mask"].argmax(axis=1))
