@@ -50,7 +50,6 @@ whenever a layout or a meaning changes, and model files record it.
 
 from __future__ import annotations
 
-import operator
 from functools import lru_cache
 
 import numpy as np
@@ -127,21 +126,35 @@ def suited_mask(cards) -> int:
     return m
 
 
-@lru_cache(maxsize=1 << 18)
+class MaskTypeError(TypeError, ValueError):
+    """A mask that is not an integer (bool and float included). A ``TypeError``; also a ``ValueError``,
+    which :func:`fewest_melds_mask` raised for every bad mask before."""
+
+
 def fewest_melds_mask(mask: int) -> int:
     """Fewest Singles, Matching Sets and Suited Runs (rules section 3) covering the cards of a
     value-major mask (:func:`suited_mask`): exact (compiled, :func:`seers_env.play_eval.fewest_melds_vm`),
-    memoised.
+    memoised (on the checked ``int``, so the cache never decides what is accepted).
+
+    Args:
+        mask: an ``int`` or NumPy integer in ``0 .. 2**60 - 1`` (not a bool).
 
     Raises:
-        ValueError: ``mask`` is not an ``int`` in ``0 .. 2**60 - 1``.
+        MaskTypeError: ``mask`` is not an integer (a ``TypeError`` and ``ValueError`` subclass).
+        ValueError: ``mask`` is outside ``0 .. 2**60 - 1``.
     """
-    try:
-        m = operator.index(mask)
-    except TypeError:
-        m = -1
+    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
+        raise MaskTypeError(f"mask {mask!r} ({type(mask).__name__}) is not a value-major mask of suited "
+                            "cards; use an int in 0..2**60-1")
+    m = int(mask)
     if not 0 <= m < 1 << 60:
         raise ValueError(f"mask {mask!r} is not a value-major mask of suited cards (an int in 0..2**60-1)")
+    return _fewest_melds_int(m)
+
+
+@lru_cache(maxsize=1 << 18)
+def _fewest_melds_int(m: int) -> int:
+    """:func:`fewest_melds_mask` of a checked ``int`` mask (memoised)."""
     return int(play_eval.fewest_melds_vm(m))
 
 
@@ -154,7 +167,7 @@ def fewest_melds(suited) -> int:
     Returns:
         The minimum number of melds (exact, memoised; wilds and artifacts not counted).
     """
-    return fewest_melds_mask(suited_mask(suited))
+    return _fewest_melds_int(suited_mask(suited))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -163,7 +176,7 @@ def plays_needed(hand: tuple[int, ...]) -> tuple[int, int]:
     still needs (those melds, one for wilds alone, one per artifact that cannot ride along with them,
     one per artifact played alone: Rod, Gift, Highest Single; section 6). ``hand``: a tuple of card ids
     (memoised)."""
-    melds = fewest_melds_mask(suited_mask(hand))
+    melds = _fewest_melds_int(suited_mask(hand))
     wilds = ride = alone = 0
     for c in hand:
         if c == WILD:
@@ -285,4 +298,5 @@ def encode_state(view: SeatView) -> np.ndarray:
 
 
 __all__ = ["FEATURE_VERSION", "HISTORY_LEN", "PLAY_DIM", "PLAY_LAYOUT", "STATE_DIM", "STATE_LAYOUT",
-           "encode_plays", "encode_state", "fewest_melds", "fewest_melds_mask", "plays_needed", "suited_mask"]
+           "MaskTypeError", "encode_plays", "encode_state", "fewest_melds", "fewest_melds_mask", "plays_needed",
+           "suited_mask"]

@@ -153,3 +153,12 @@ def test_a_play_the_seat_cannot_make_is_a_clear_error():
     if FIRST_ARTIFACT + ROD not in game.hands[seat] and rod:
         with pytest.raises(ValueError, match="does not hold"):
             encode_plays(view, rod)
+
+
+def test_fewest_melds_mask_checks_do_not_depend_on_the_cache():
+    assert fewest_melds_mask(np.int64(5)) == fewest_melds_mask(5)  # 5 (and np.int64(5)) now cached
+    for bad in (5.0, True, np.bool_(True), [5], None, "5"):
+        with pytest.raises(TypeError, match="not a value-major mask"):
+            fewest_melds_mask(bad)
+    with pytest.raises(ValueError, match=r"0\.\.2\*\*60-1"):
+        fewest_melds_mask(np.uint64(1 << 60))
