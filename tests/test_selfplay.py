@@ -158,3 +158,12 @@ def test_learned_path_inside_the_models_folder_is_never_swapped(tmp_path):
     with pytest.raises(ModelConfigError, match="n_players"):
         agent.check_use(3, GameConfig().artifact_deck)
     assert agent.path == str(path) and not agent.shipped
+
+
+def test_selfplay_decisions_take_numpy_integers_but_not_bools():
+    with pytest.raises(ValueError, match="decisions=True"):
+        SelfPlayConfig(decisions=True)
+    with pytest.raises(ValueError, match="games_in_flight=False"):
+        SelfPlayConfig(games_in_flight=False)
+    cfg = SelfPlayConfig(decisions=np.int64(1000), games_in_flight=np.int32(4))
+    assert cfg.decisions == 1000 and type(cfg.decisions) is int and type(cfg.games_in_flight) is int

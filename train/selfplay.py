@@ -125,9 +125,20 @@ class SelfPlayConfig:
     init_model: str = ""
 
     def __post_init__(self) -> None:
-        """Raise ``ValueError`` naming the bad field and what is allowed (nothing is run)."""
+        """Check the fields; NumPy integers in integer fields become ``int``.
+
+        Raises:
+            ValueError: a bad field (the message names it, its value and what is allowed; nothing is
+                run). A bool is not an integer here (``decisions=True`` is rejected).
+        """
         def bad(name: str, allowed: str) -> ValueError:
             return ValueError(f"{name}={getattr(self, name)!r} is not allowed; use {allowed}")
+
+        for name in ("decisions", "games_in_flight", "actors", "epochs", "minibatch", "imitation_samples",
+                     "imitation_epochs", "hidden", "embed", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, np.integer):  # numpy integers count as integers (np.bool_ is not one)
+                setattr(self, name, int(value))
 
         def number(x) -> bool:
             return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
@@ -138,7 +149,8 @@ class SelfPlayConfig:
             self.decisions = DEFAULT_DECISIONS
         if self.minutes is not None and not (number(self.minutes) and self.minutes > 0):
             raise bad("minutes", "a number of minutes > 0")
-        if self.decisions is not None and not (isinstance(self.decisions, int) and self.decisions > 0):
+        if self.decisions is not None and (isinstance(self.decisions, bool) or not isinstance(self.decisions, int)
+                                           or self.decisions <= 0):
             raise bad("decisions", "an integer > 0")
         for name, low in (("games_in_flight", 1), ("actors", 0), ("epochs", 1), ("minibatch", 1),
                           ("imitation_samples", 0), ("imitation_epochs", 1), ("hidden", 2), ("embed", 1),
