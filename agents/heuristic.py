@@ -84,13 +84,29 @@ def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -
 
 class HeuristicAgent(Agent):
     """Rule-based player: maximises :func:`hand_value` of the hand left plus situational terms
-    (module docstring). ``weights`` overrides :data:`WEIGHTS` (for tuning)."""
+    (module docstring). ``weights`` overrides :data:`WEIGHTS` (for tuning).
+
+    Raises:
+        ValueError: ``weights`` has a key not in :data:`WEIGHTS` or a value that is not a finite number
+            (the message names them and the allowed keys); TypeError: ``weights`` is not a dict.
+    """
 
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, weights: dict | None = None):
+        if weights is not None and not isinstance(weights, dict):
+            raise TypeError(f"weights must be a dict of overrides of WEIGHTS, got {type(weights).__name__}")
+        weights = weights or {}
+        unknown = [k for k in weights if k not in WEIGHTS]
+        if unknown:
+            raise ValueError(f"unknown heuristic weights {unknown!r}; allowed keys: {list(WEIGHTS)}")
+        bad = {k: v for k, v in weights.items()
+               if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))
+               or not np.isfinite(v)}
+        if bad:
+            raise ValueError(f"heuristic weights {bad!r} are not allowed; each must be a finite number")
         super().__init__(seed)
-        self.weights = {**WEIGHTS, **(weights or {})}
+        self.weights = {**WEIGHTS, **weights}
         self._weight_values: tuple = ()
         self._weight_array = np.zeros(0)
 
@@ -101,6 +117,10 @@ class HeuristicAgent(Agent):
         Computed for all plays at once by compiled code (:func:`seers_env.play_eval.heuristic_values`,
         from the engine's play keys: no ``Play`` object is built), with the arithmetic of
         :func:`hand_value` and the play terms done term by term in the same order.
+
+        Raises:
+            ValueError: a legal play spends cards the seat does not hold (a view not of this position).
+            KeyError: a weight of :data:`WEIGHTS` was deleted from ``self.weights`` after construction.
         """
         w = self.weights
         legal = view.legal_plays()
@@ -128,4 +148,13 @@ class HeuristicAgent(Agent):
         return list(zip(self.score_array(view).tolist(), view.legal_plays()))
 
     def act(self, view: SeatView) -> Play:
-        return view.legal_plays()[int(self.score_array(view).argmax())]  # the first of the best, as before
+        """The best-scoring legal play (the first of the best, :meth:`score_array`).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act (it has no legal plays now).
+        """
+        scores = self.score_array(view)
+        if scores.shape[0] == 0:
+            raise ValueError(f"seat {view.seat} is not to act now (seat {view._game.current} is, or the "
+                             "round is over); act() needs the acting seat's view")
+        return view.legal_plays()[int(scores.argmax())]  # the first of the best, as before

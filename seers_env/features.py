@@ -204,6 +204,7 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
 
     Raises:
         ValueError: a play spends cards the seat does not hold.
+        TypeError: an item of ``plays`` is not a ``Play`` (the message names its index and value).
 
     The hand each play leaves and the rows are computed by compiled code (:mod:`seers_env.play_eval`),
     from the engine's play keys when ``plays`` is the game's own list (no ``Play`` object is built).

@@ -204,18 +204,27 @@ def table_of_keys(keys):
 def table_of_plays(plays) -> np.ndarray:
     """Play table int64 ``(len(plays), N_COLS)`` of :class:`~seers_env.plays.Play` objects: from the
     engine's keys when ``plays`` is the game's :class:`~seers_env.engine.moves.PlayList` (no ``Play`` is
-    built), else field by field."""
+    built), else field by field.
+
+    Raises:
+        TypeError: an item of ``plays`` is not a ``Play`` (it lacks a ``Play``'s integer fields); the
+            message names its index and value.
+    """
     keys = getattr(plays, "keys", None)
     if isinstance(keys, np.ndarray):
         return table_of_keys(keys)
     t = np.zeros((len(plays), N_COLS), np.int64)
     for i, p in enumerate(plays):
-        m = 0
-        for c in p.suited:
-            if 0 <= c < N_SUITED:
-                m |= 1 << c
-        t[i] = (p.kind, p.meld_type, p.size, p.rank, p.wilds, p.artifact, p.target, p.effect_used, m,
-                len(p.suited))
+        try:
+            m = 0
+            for c in p.suited:
+                if 0 <= c < N_SUITED:
+                    m |= 1 << c
+            t[i] = (p.kind, p.meld_type, p.size, p.rank, p.wilds, p.artifact, p.target, p.effect_used, m,
+                    len(p.suited))
+        except (AttributeError, TypeError, ValueError) as e:
+            raise TypeError(f"plays[{i}] = {p!r} is not a Play (seers_env.plays.Play); "
+                            "pass plays from legal_plays()") from e
     return t
 
 

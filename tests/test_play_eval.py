@@ -162,3 +162,19 @@ def test_fewest_melds_mask_checks_do_not_depend_on_the_cache():
             fewest_melds_mask(bad)
     with pytest.raises(ValueError, match=r"0\.\.2\*\*60-1"):
         fewest_melds_mask(np.uint64(1 << 60))
+
+
+def test_heuristic_rejects_bad_weights_and_a_seat_not_to_act():
+    with pytest.raises(ValueError, match=r"\['cardz'\]; allowed keys: \['card'"):
+        HeuristicAgent(weights={"cardz": 1.0, "card": 2.0})
+    for value in (float("nan"), float("inf"), "1", None):
+        with pytest.raises(ValueError, match="'play'.*finite number"):
+            HeuristicAgent(weights={"play": value})
+    game = Game(GameConfig(n_players=4), seed=2)
+    agent = HeuristicAgent(weights={"card": np.float64(0.7), "danger_cards": 2})
+    other = (game.current + 1) % 4
+    with pytest.raises(ValueError, match=f"seat {other} is not to act now \\(seat {game.current} is"):
+        agent.act(SeatView(game, other))
+    assert agent.act(SeatView(game, game.current)) in game.legal_plays()
+    with pytest.raises(TypeError, match=r"plays\[1\] = None is not a Play"):
+        encode_plays(SeatView(game, game.current), [game.legal_plays()[0], None])
