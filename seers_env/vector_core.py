@@ -346,11 +346,15 @@ def finish_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, 
         write_obs(cards, scal, scores, i, dec, obs)
 
 
+#: Bits a uint64 word of int8 masks may not have set when each of its 8 bytes is 0 or 1.
+_NOT_01 = np.uint64(0xFEFEFEFEFEFEFEFE)
+
+
 @njit(cache=True)
-def _bad_mask_value(out, i):
-    """The error return of the compiled choosers: ``out[0] = -2 - i`` for row ``i`` holding a mask value
-    other than 0 or 1."""
-    out[0] = -2 - i
+def _bad_input(out, i, kind):
+    """The error return of the compiled choosers: ``out[0] = -2 - 2 * i - kind`` for row ``i`` whose
+    uniform is not in [0, 1) (``kind`` 1) or whose mask holds a value other than 0 or 1 (``kind`` 0)."""
+    out[0] = -2 - 2 * i - kind
     return out
 
 
@@ -360,10 +364,12 @@ def _random_legal_rows(masks, uniforms):
     n = masks.shape[0]
     out = np.full(n, -1, np.int64)
     for i in range(n):
+        if not (uniforms[i] >= 0.0 and uniforms[i] < 1.0):  # NaN fails both
+            return _bad_input(out, i, 1)
         count = 0
         for a in range(masks.shape[1]):
             if masks[i, a] != 0 and masks[i, a] != 1:
-                return _bad_mask_value(out, i)
+                return _bad_input(out, i, 0)
             count += masks[i, a]
         if count == 0:
             continue
@@ -385,13 +391,17 @@ def _random_legal_words(masks, words, uniforms):
     n = masks.shape[0]
     out = np.full(n, -1, np.int64)
     for i in range(n):
+        if not (uniforms[i] >= 0.0 and uniforms[i] < 1.0):  # NaN fails both
+            return _bad_input(out, i, 1)
         count = 0
+        seen = np.uint64(0)  # the OR of the row's nonzero words: a byte other than 0 or 1 shows in it
         for w in range(words.shape[1]):
             if words[i, w]:
+                seen |= words[i, w]
                 for a in range(8 * w, 8 * w + 8):
-                    if masks[i, a] != 0 and masks[i, a] != 1:  # only nonzero words can hold one
-                        return _bad_mask_value(out, i)
                     count += masks[i, a]
+        if seen & _NOT_01:
+            return _bad_input(out, i, 0)
         if count == 0:
             continue
         want = int(uniforms[i] * count)
@@ -432,16 +442,15 @@ def random_legal_actions(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     u = np.asarray(uniforms, dtype=np.float64)
     if u.shape != (masks.shape[0],):
         raise ValueError(f"uniforms must have shape ({masks.shape[0]},) (one per mask row), got {u.shape}")
-    bad = np.flatnonzero(~((u >= 0.0) & (u < 1.0)))
-    if bad.size:
-        raise ValueError(f"uniforms[{int(bad[0])}] = {float(u[bad[0]])!r} is not allowed; each uniform "
-                         "must be finite and in [0, 1)")
     if masks.dtype == np.int8 and masks.flags.c_contiguous and masks.shape[1] % 8 == 0:
         out = _random_legal_words(masks, masks.view(np.uint64), u)  # masks of N_ACTIONS = 6928 = 8 * 866
     else:
         out = _random_legal_rows(masks, u)
-    if out.shape[0] and out[0] <= -2:
-        row = -2 - int(out[0])
+    if out.shape[0] and out[0] <= -2:  # checked in the compiled scan (the first bad row)
+        row, kind = divmod(-2 - int(out[0]), 2)
+        if kind:
+            raise ValueError(f"uniforms[{row}] = {float(u[row])!r} is not allowed; each uniform must be "
+                             "finite and in [0, 1)")
         vals = sorted(set(np.unique(masks[row]).tolist()) - {0, 1})
         raise ValueError(f"masks row {row} holds {vals}; allowed mask values: 0 and 1")
     return out
