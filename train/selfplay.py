@@ -45,9 +45,9 @@ from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands
 REWARD_SCALE = 10.0  # points per reward unit
 
 
-DEFAULT_DECISIONS = 500_000
-"""The default PPO budget of ``seers train``, in training decisions (about 10 minutes on 2 idle cores,
-``seers bench train``)."""
+DEFAULT_DECISIONS = 420_000
+"""The default PPO budget of ``seers train``, in training decisions (about 12 minutes on 2 idle cores;
+the learner's PPO update, not the actors, sets the pace)."""
 
 
 @dataclass
