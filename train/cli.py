@@ -38,7 +38,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       "machine's speed and load; the warm start and the evaluation come "
                                       "on top)."),
         decisions: int = typer.Option(None, help=f"selfplay: Budget of the PPO phase in training "
-                                      f"decisions (default {_SELFPLAY.decisions:,}, about 12 minutes on 2 "
+                                      f"decisions (default {_SELFPLAY.decisions:,}, about 7 minutes on 2 "
                                       f"idle cores); reproducible for a seed."),
         games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
