@@ -105,7 +105,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
          f"x {cfg.n_players} seat rotations per baseline")
     t0 = time.perf_counter()
     net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,
-                                  on_iteration=on_iteration)
+                                  on_iteration=on_iteration, trained_with=command)
     if writer is not None:
         writer.close()
     summary["train_seconds"] = time.perf_counter() - t0
