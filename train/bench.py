@@ -62,18 +62,28 @@ def selfplay_throughput(seconds: float, n_players: int = 4, actors: int = 2, gam
     (rollouts and updates) and count decisions.
 
     Args:
-        init_model: start from this model file (``""``: a freshly initialised network, whose near-uniform
-            play makes long rounds with many legal plays, so a trained model gives the typical figure).
+        init_model: start from this model file (``""``: a freshly initialised network, which plays as
+            the heuristic, as ``seers train`` starts).
 
     Returns:
         ``{"decisions", "trained", "seconds", "decisions_per_s", "trained_per_s"}``: every decision of
-        every seat (one environment step each), and those with more than one legal play (the samples).
+        every seat (one environment step each), and those with more than one legal play (the samples),
+        counted from the end of the first update to the end of the last one, so that starting the
+        actor processes (imports, loading compiled code) is not counted; ``seconds`` is that span.
     """
     from .selfplay import SelfPlayConfig, train_selfplay
 
     cfg = SelfPlayConfig(n_players=n_players, seed=seed, minutes=seconds / 60.0, actors=actors,
                          games_in_flight=games_in_flight, imitation_samples=0, init_model=init_model)
-    _, summary = train_selfplay(cfg, None, log=lambda line: None)
-    sec = summary["ppo_seconds"]
-    return {"decisions": summary["all_decisions"], "trained": summary["train_decisions"], "seconds": sec,
-            "decisions_per_s": summary["all_decisions"] / sec, "trained_per_s": summary["train_decisions"] / sec}
+    marks: list[dict] = []
+    train_selfplay(cfg, None, log=lambda line: None,
+                   on_iteration=lambda it, net, stats: marks.append(
+                       {k: stats[k] for k in ("all_decisions", "train_decisions", "seconds")}))
+    first, last = marks[0], marks[-1]
+    if len(marks) < 2:
+        first = {"all_decisions": 0, "train_decisions": 0, "seconds": 0.0}
+    sec = max(last["seconds"] - first["seconds"], 1e-9)
+    plays = last["all_decisions"] - first["all_decisions"]
+    trained = last["train_decisions"] - first["train_decisions"]
+    return {"decisions": plays, "trained": trained, "seconds": sec,
+            "decisions_per_s": plays / sec, "trained_per_s": trained / sec}

@@ -258,8 +258,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         players: int = typer.Option(4, help="Players at the table."),
         opponents: str = typer.Option("random:1,greedy:1,heuristic:2", help="Opponent mix (MaskablePPO)."),
         algo: str = typer.Option("both", help="selfplay, maskable-ppo or both."),
-        model: str = typer.Option("shipped", help="Self-play starts from this model file ('shipped': the "
-                                  "model shipped with the package; '': a fresh network)."),
+        model: str = typer.Option("", help="Self-play starts from this model file ('': a fresh network, "
+                                  "which plays as the heuristic, as seers train starts; 'shipped': the "
+                                  "model shipped with the package)."),
         json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
     ) -> None:
         """Training throughput: decisions (environment steps) per second of the self-play learner
