@@ -116,7 +116,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Train an agent against the baselines, then evaluate it in a duplicate tournament.
 
         Default (--algo selfplay): self-play PPO of the play-scoring policy, a learned residual on the
-        heuristic's play scores, for --minutes, with half the seats played by the heuristic
+        heuristic's play scores, for --decisions (or --minutes), with half the seats played by the heuristic
         (--baseline-seats); writes runs/<name>/ with model.pt (agent spec
         learned:runs/<name>/model.pt), tb/, config.json, eval.json and summary.json, and prints the
         learned agent's paired per-deal difference from each baseline with its 95% interval.
