@@ -39,7 +39,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       "on top)."),
         decisions: int = typer.Option(None, help=f"selfplay: Budget of the PPO phase in training "
                                       f"decisions (default {_SELFPLAY.decisions:,}, about 7 minutes on 2 "
-                                      f"idle cores); reproducible for a seed."),
+                                      f"idle cores), whatever the machine's speed."),
         games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
         actors: int = typer.Option(_SELFPLAY.actors, help="selfplay: Rollout worker processes (0: in the "

@@ -63,9 +63,10 @@ class SelfPlayConfig:
         minutes: wall-clock budget of the PPO phase, in minutes (``None``: use ``decisions``); the
             result then depends on the machine's speed and load.
         decisions: budget of the PPO phase in training decisions (decisions with more than one legal
-            play, taken by the policy's seats). A run with this budget is reproducible for a seed (same
-            model file on the same machine and library versions). When neither budget is given,
-            ``DEFAULT_DECISIONS``.
+            play, taken by the policy's seats): the amount of training does not depend on the
+            machine's speed; runs of one seed stay close but are not bit-identical (multithreaded
+            torch arithmetic).
+            When neither budget is given, ``DEFAULT_DECISIONS``.
         games_in_flight: games played in lockstep per actor.
         actors: rollout worker processes (0: collect in the learner's process).
         lr: Adam learning rate.
