@@ -31,7 +31,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
                                  "over the action catalogue against a league (train/trainer.py); rllib: the "
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
-                                 "(train/rllib_train.py; pip install -e '.[distributed]')."),
+                                 "(train/rllib_train.py; pip install -e '.\\[distributed]')."),
         players: int = typer.Option(_DEFAULTS.n_players, help="Players at the table, 2..5."),
         minutes: float = typer.Option(None, help="selfplay: Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "

@@ -64,8 +64,8 @@ class SelfPlayConfig:
             result then depends on the machine's speed and load.
         decisions: budget of the PPO phase in training decisions (decisions with more than one legal
             play, taken by the policy's seats): the amount of training does not depend on the
-            machine's speed; runs of one seed stay close but are not bit-identical (multithreaded
-            torch arithmetic).
+            machine's speed; runs of one seed stay close but are not bit-identical (they drift
+            apart after the first rollouts; cause not yet pinned down).
             When neither budget is given, ``DEFAULT_DECISIONS``.
         games_in_flight: games played in lockstep per actor.
         actors: rollout worker processes (0: collect in the learner's process).
