@@ -74,13 +74,7 @@ assert N_SUITS == 5 and N_VALUES == 12 and N_SUITED == 60 and WILD == 60 and FIR
 assert BONUS_MAX_CARDS == 5 and N_KINDS <= 7
 
 
-@njit(cache=True, inline="always")
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+_popcount = core._popcount  # bits set in an int64 (the engine's compiled helper)
 
 
 @njit(cache=True)
