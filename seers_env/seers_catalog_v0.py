@@ -29,6 +29,12 @@ mask is also in ``infos[agent]["action_mask"]``. Most plays take a single action
 :class:`~seers_env.actions.Decision` is ``env.unwrapped.decision``: ``describe_action(a,
 env.unwrapped.decision)`` gives an action's text in context.
 
+**Engine.** The game runs on the compiled game kernel (:mod:`seers_env.engine.kernel`) and the decisions,
+masks and observations on the compiled code of the batch API (:mod:`seers_env.aec_core`), bit-exact with
+the Python engine. ``env.unwrapped.game`` is the engine's :class:`~seers_env.game.Game` of the episode,
+built from its seed on first access and kept up to date on demand (a reference kept across steps sees
+every play); the environment itself never needs it.
+
 **Observation.** Only what the agent's seat may know, seats relative to it (self first). Layout
 (``name: offset, length``): see :data:`seers_env.observation.OBSERVATION_LAYOUT` (own hand, cards played
 this round per seat, cards on the table this trick, top meld type/size/value, top seat, passed flags,
@@ -60,17 +66,26 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import aec_core, vector_core
 from .actions import N_ACTIONS, Decision
 from .artifacts import DEFAULT_ARTIFACT_DECK
+from .engine.kernel import (
+    N_CARD_IDS, OUT_ROUND, S_CURRENT, S_OUTCOME, S_OVER, S_ROUND, S_TOTALS, KernelGames, legal_keys,
+)
+from .engine.moves import PlayList
 from .game import Game, GameConfig
-from .observation import OBS_DIM, STATE_DIM, observe, state
+from .observation import OBS_DIM, STATE_DIM, state
 from .render import render_text
-from .scoring import placements
+from .scoring import placements, winners
 
 REWARD_MODES = ("score", "win")
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RENDER_MODES = ("human", "ansi")
 OBS_BOUND = 50.0
+
+#: Info values that :meth:`raw_env.last` hands out as they are (immutable, or the read-only arrays of
+#: ``env.infos``); it deep-copies any other value.
+_AS_THEY_ARE = (int, float, str, type(None), np.ndarray)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -100,8 +115,56 @@ def check_action(action: Any) -> int:
     return a
 
 
+class _PlayLog:
+    """The play keys applied in one game of the environment, and how many of them its :class:`Game`
+    (``raw_env.game``, built on demand) has applied so far."""
+
+    __slots__ = ("keys", "applied")
+
+    def __init__(self, keys: list[int] | None = None):
+        self.keys: list[int] = [] if keys is None else keys
+        self.applied = 0
+
+    def catch_up(self, game: Game) -> None:
+        """Apply the plays ``game`` has not seen yet, each as the engine's own legal play with that key
+        (``Game.apply``, exactly as the environment applied plays before it ran on the kernel)."""
+        keys = self.keys
+        while self.applied < len(keys):
+            legal = game.legal_plays()
+            game.apply(legal[legal.keys.tolist().index(keys[self.applied])])
+            self.applied += 1
+
+
+class _CatchingUpGame(Game):
+    """A :class:`Game` that has missed plays of its environment: the first attribute access applies them
+    (:meth:`_PlayLog.catch_up`) and turns the object back into a plain ``Game``.
+
+    The environment switches its game's class to this one when it applies a play, so that the object
+    handed out as ``env.unwrapped.game`` stays live (a reference kept across steps sees every play) while
+    a step costs nothing for the many callers that never read it.
+    """
+
+    def __getattribute__(self, name: str) -> Any:
+        log = object.__getattribute__(self, "__dict__").pop("_catch_up")
+        object.__setattr__(self, "__class__", Game)
+        log.catch_up(self)
+        return getattr(self, name)
+
+
 class raw_env(AECEnv):
     """The Seers Catalog AEC environment without wrappers (see the module docstring for the card).
+
+    The game runs on the compiled kernel (:mod:`seers_env.engine.kernel`, one slot), the pending decision,
+    its action mask and the acting agent's observation on the compiled code of the batch API
+    (:mod:`seers_env.vector_core`, :mod:`seers_env.aec_core`); both are bit-exact with :class:`Game`,
+    :class:`~seers_env.actions.Decision` and :func:`~seers_env.observation.observe`.
+
+    Attributes:
+        game: the engine :class:`Game` of the current episode (``None`` before ``reset()``); read-only by
+            convention. It is built from the episode's seed on first access and kept up to date on demand:
+            a reference kept across steps sees every play the environment applies.
+        decision: the pending :class:`~seers_env.actions.Decision` of ``agent_selection`` (the completed
+            one once the game is over; ``None`` before ``reset()``), built on first access.
 
     Raises:
         ValueError: an unknown config value (the message lists the allowed ones).
@@ -113,6 +176,9 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+    #: Legal plays the decision rows hold at first; they are widened when a hand has more.
+    _ROW_WIDTH = 1024
 
     def __init__(self, n_players: int = 4, n_rounds: int = 4, artifact_deck=DEFAULT_ARTIFACT_DECK,
                  reward_mode: str = "score", illegal_action: str = "penalize", render_mode: str | None = None):
@@ -139,13 +205,28 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (STATE_DIM,), np.float32)
         self._rng = np.random.default_rng()
-        self.game: Game | None = None
-        self.decision: Decision | None = None
-        self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        # the game: slot 0 of the compiled kernel; the pending decision in vector_core's rows
+        self._kernel = KernelGames(1, self.config)
+        self._keys = np.zeros((1, self._ROW_WIDTH), np.int64)
+        self._cands = np.zeros((1, self._ROW_WIDTH), np.int32)
+        self._nkeys = np.zeros(1, np.int64)
+        self._dec = np.zeros((1, vector_core.N_DEC), np.int64)
+        self._obs = np.zeros((1, OBS_DIM), np.float32)  # the acting agent's observation (copied out)
+        self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # its action mask (read-only, in infos)
+        self._buf = np.empty(N_CARD_IDS + 160, np.int64)
+        self._tmp = np.empty(N_CARD_IDS, np.int64)
+        self._widen = np.zeros(1, np.int64)
+        self._acting: str | None = None  # the agent whose observation and mask those are
+        self._dec_seat = 0  # the seat of the decision in the rows
+        self._info_agent: str | None = None
+        # the episode's seed and plays, for the Game and Decision objects built on demand
+        self._game_seed = 0
+        self._log: _PlayLog | None = None
+        self._game: Game | None = None
+        self._decision: Decision | None = None
 
     def _require_reset(self) -> None:
-        if self.game is None:
+        if self._log is None:
             raise RuntimeError("call reset() before step(), observe() or state()")
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -154,6 +235,44 @@ class raw_env(AECEnv):
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
+    # --- the Game and Decision objects, built on demand -------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The engine :class:`Game` of this episode (see the class docstring); ``None`` before ``reset()``."""
+        if self._log is None:
+            return None
+        g = self._game
+        if g is None:  # first access this episode: deal from the seed and replay the plays so far
+            g = self._game = Game(self.config, seed=self._game_seed)
+            self._log.applied = 0
+            self._log.catch_up(g)
+        return g
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending :class:`~seers_env.actions.Decision` (see the class docstring)."""
+        d = self._decision
+        if d is None and self._log is not None:
+            if self._game is not None and not self._kernel.scal[0, S_OVER]:
+                legal = self.game.legal_plays()  # the game's own list (the same plays), as agents see it
+            else:
+                legal = PlayList(self._keys[0, :int(self._nkeys[0])].copy())
+            d = Decision(legal, self._dec_seat, self.config.n_players)
+            dec = self._dec[0]
+            for code in dec[vector_core.D_CHOSEN:vector_core.D_CHOSEN + dec[vector_core.D_NCHOSEN]].tolist():
+                d.choose(code)
+            self._decision = d
+        return d
+
+    def __getstate__(self) -> dict:
+        """Pickling (and ``copy.deepcopy``): the Game and Decision objects are left out and built again on
+        demand in the copy, from the episode's seed and plays."""
+        st = self.__dict__.copy()
+        st["_game"] = st["_decision"] = None
+        if self._log is not None:
+            st["_log"] = _PlayLog(list(self._log.keys))
+        return st
+
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game. ``seed`` seeds the environment's generator (and so every later game)."""
@@ -161,46 +280,71 @@ class raw_env(AECEnv):
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
             self._rng = np.random.default_rng(seed)
-        self.game = Game(self.config, seed=int(self._rng.integers(2**63 - 1)))
+        self._game_seed = int(self._rng.integers(2**63 - 1))
+        k = self._kernel
+        k.new_game(0, self._game_seed)  # dealt as Game(config, seed) deals it
+        self._log = _PlayLog()
+        self._game = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._new_decision()
+        self._info_agent = None
+        masks = np.empty((1, N_ACTIONS), np.int8)
+        if vector_core.start_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+                                 self._obs, masks, self._widen, self._buf):
+            self._widen_rows(masks)
+        self._new_decision(masks)
         if self.render_mode == "human":
             self.render()
 
-    def _new_decision(self) -> None:
-        g = self.game
-        self.decision = Decision(g.legal_plays(), g.current, g.n_players)
-        self._set_selection()
+    def _widen_rows(self, masks: np.ndarray) -> None:
+        """Widen the decision rows to the legal plays of the seat to act, list them, write its mask and
+        observation (a hand with more plays than the rows hold, e.g. after Rod pick-ups)."""
+        k = self._kernel
+        need = len(legal_keys(k.cards, k.scal, 0, self._buf))
+        width = max(need, 2 * self._keys.shape[1])
+        self._keys = np.zeros((1, width), np.int64)
+        self._cands = np.zeros((1, width), np.int32)
+        vector_core.finish_rows(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+                                self._obs, masks, np.zeros(1, np.int64), self._buf)
 
-    def _set_selection(self) -> None:
-        agent = self.possible_agents[self.game.current]
+    def _new_decision(self, masks: np.ndarray) -> None:
+        """A new decision is in the rows (its mask in ``masks``): select the agent to act."""
+        self._decision = None
+        self._dec_seat = seat = int(self._kernel.scal[0, S_CURRENT])
+        self._set_selection(self.possible_agents[seat], masks)
+
+    def _set_selection(self, agent: str, masks: np.ndarray) -> None:
+        """``agent`` acts next, with the action mask in ``masks[0]``: its info holds that mask, read-only."""
         self.agent_selection = agent
-        self._obs_cache = {}
-        prev = getattr(self, "_info_agent", None)
+        self._acting = agent
+        prev = self._info_agent
         if prev in self.infos:
             self.infos[prev] = {}
         self._info_agent = agent
-        self._mask = self.decision.mask()
-        self.infos[agent] = {"action_mask": _read_only(self._mask.copy()), "stage": self.decision.stage}
+        mask = self._mask = masks[0]
+        mask.flags.writeable = False
+        self.infos[agent] = {"action_mask": mask, "stage": int(self._dec[0, vector_core.D_STAGE])}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent``."""
+        """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
+        arrays; the mask is all zeros unless ``agent`` is to act)."""
+        if agent == self._acting:
+            return {"observation": self._obs[0].copy(), "action_mask": self._mask.copy()}
         self._require_reset()
-        cached = self._obs_cache.get(agent)
-        if cached is not None:
-            return {"observation": cached["observation"].copy(), "action_mask": cached["action_mask"].copy()}
         seat = self._seat[agent]
-        g = self.game
-        acting = seat == g.current and not g.game_over and not self.terminations.get(agent, True)
-        obs = observe(g, seat, self.decision if acting else None)  # within +/-OBS_BOUND (totals clipped)
-        mask = self._mask if acting else np.zeros(N_ACTIONS, dtype=np.int8)
-        self._obs_cache[agent] = {"observation": obs, "action_mask": mask}
-        return {"observation": obs.copy(), "action_mask": mask.copy()}
+        # the observation without a pending decision (stage -1), from that seat
+        k = self._kernel
+        scal = k.scal.copy()
+        scal[0, S_CURRENT] = seat
+        dec = np.zeros((1, vector_core.N_DEC), np.int64)
+        dec[0, vector_core.D_STAGE] = -1
+        obs = np.empty((1, OBS_DIM), np.float32)
+        vector_core.write_obs(k.cards, scal, k.scores, 0, dec, obs)
+        return {"observation": obs[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
@@ -212,13 +356,14 @@ class raw_env(AECEnv):
         """
         agent = self.agent_selection
         obs = self.observe(agent) if observe else None
-        info = {k: v if isinstance(v, np.ndarray) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
+        info = {k: v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
         return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
         """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,)."""
         self._require_reset()
-        vec = state(self.game, None if self.game.game_over else self.decision)
+        g = self.game
+        vec = state(g, None if g.game_over else self.decision)
         return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
 
     def step(self, action: Any) -> None:
@@ -234,43 +379,67 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         a = check_action(action)
-        d = self.decision
-        if not d.is_legal(a):
+        if not self._mask[a]:
             if self.illegal_action == "raise":
                 try:
-                    d.choose(a)
+                    self.decision.choose(a)  # raises, naming the allowed actions
                 except ValueError as err:
                     raise IllegalActionError(f"{agent}: {err}") from None
             self._end_for_illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {x: 0.0 for x in self.agents}
-        play = d.choose(a)
-        if play is None:  # a further choice of the same agent
-            self._set_selection()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._decision is not None:  # keep a Decision object handed out up to date
+            self._decision.choose(a)
+        k = self._kernel
+        masks = np.empty((1, N_ACTIONS), np.int8)
+        key, status = aec_core.step_slot(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands,
+                                         self._dec, a, self._obs, masks, self._buf, self._tmp)
+        if key < 0:  # a further choice of the same agent
+            self._set_selection(agent, masks)
             self._accumulate_rewards()
             return
-        g = self.game
-        result = g.apply(play)
-        if result.round_scores is not None and self.reward_mode == "score":
-            for i, x in enumerate(self.possible_agents):
-                self.rewards[x] = float(result.round_scores[i])
-        if result.game_over:
-            if self.reward_mode == "win":
-                places = placements(g.totals, g.round_scores[-1])
-                n = g.n_players
-                for i, x in enumerate(self.possible_agents):
-                    self.rewards[x] = (n + 1 - 2 * places[i]) / (n - 1)
-            self.terminations = {x: True for x in self.agents}
-            self._obs_cache = {}
-            for x in self.agents:
-                self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8)),
-                                 "totals": list(g.totals), "winners": g.winners()}
+        self._played(key)
+        scal = k.scal[0]
+        if scal[S_OUTCOME] >= OUT_ROUND:  # a round ended (section 5)
+            if self.reward_mode == "score":
+                scored = k.scores[0, int(scal[S_ROUND] + scal[S_OVER]) - 1]
+                for x, r in zip(self.possible_agents, scored.tolist()):
+                    self.rewards[x] = float(r)
+            k.refill(0)  # draw the next round ahead
+        if status == aec_core.GAME_OVER:
+            self._end_game()
         else:
-            self._new_decision()
+            if status < 0:
+                self._widen_rows(masks)
+            self._new_decision(masks)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _played(self, key: int) -> None:
+        """Log the play key applied; the Game object, if built, catches up when next read."""
+        self._log.keys.append(key)
+        g = self._game
+        if g is not None and type(g) is Game:
+            g.__dict__["_catch_up"] = self._log
+            g.__class__ = _CatchingUpGame
+
+    def _end_game(self) -> None:
+        """The last round was scored: every agent terminates; ``"win"`` rewards by place (section 5)."""
+        k = self._kernel
+        n = self.config.n_players
+        totals = k.scal[0, S_TOTALS:S_TOTALS + n].tolist()
+        last_round = k.scores[0, self.config.n_rounds - 1, :n].tolist()
+        if self.reward_mode == "win":
+            places = placements(totals, last_round)
+            for i, x in enumerate(self.possible_agents):
+                self.rewards[x] = (n + 1 - 2 * places[i]) / (n - 1)
+        self._acting = None
+        self.terminations = {x: True for x in self.agents}
+        for x in self.agents:
+            self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8)),
+                             "totals": list(totals), "winners": winners(totals, last_round)}
 
     def _end_for_illegal(self, agent: str, action: int) -> None:
         """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
@@ -278,7 +447,7 @@ class raw_env(AECEnv):
         self.rewards = {x: 0.0 for x in self.agents}
         self.rewards[agent] = -1.0
         self.terminations = {x: True for x in self.agents}
-        self._obs_cache = {}
+        self._acting = None
         for x in self.agents:
             self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8))}
         self.infos[agent]["illegal_action"] = action
@@ -292,7 +461,7 @@ class raw_env(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
             return None
-        if self.game is None:
+        if self._log is None:
             text = "Seers Catalog: call reset() first"
         else:
             text = render_text(self.game, self.decision)
@@ -306,12 +475,20 @@ class raw_env(AECEnv):
 
 
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with a direct ``last()`` (same checks, fewer lookups)."""
+    """PettingZoo's ``OrderEnforcingWrapper`` with a direct ``last()`` and ``step()`` (same checks, fewer
+    lookups)."""
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:  # the common case, without the attribute lookups
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 def env(**config: Any) -> AECEnv:

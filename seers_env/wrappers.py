@@ -166,7 +166,7 @@ class SingleAgentSeersEnv(gym.Env):
             raise RuntimeError("the episode has ended; call reset() before step()")
         a = check_action(action)
         aec = self.aec
-        if not aec.decision.is_legal(a):
+        if not aec.infos[aec.agent_selection]["action_mask"][a]:  # the learner's mask (the AEC info)
             self._done = True
             info = self._info()
             info["illegal_action"] = a
@@ -184,7 +184,8 @@ class SingleAgentSeersEnv(gym.Env):
         """``bool`` array ``(N_ACTIONS,)``: the learner's legal actions now (all False once done)."""
         if self._done:
             return np.zeros(N_ACTIONS, dtype=bool)
-        return self.aec.decision.mask().astype(bool)
+        aec = self.aec
+        return aec.infos[aec.agent_selection]["action_mask"].astype(bool)
 
     def render(self) -> str | None:
         """``"ansi"``: the table text; ``"human"``: print it."""
@@ -206,18 +207,19 @@ class SingleAgentSeersEnv(gym.Env):
     def _advance(self) -> None:
         """Play opponents until the learner is to act or the game is over."""
         aec = self.aec
-        game = aec.game
-        while not game.game_over:
-            seat = game.current
-            if seat == self.seat:
+        learner = aec.possible_agents[self.seat]
+        while not aec.terminations[aec.agent_selection]:  # all terminate together, when the game ends
+            agent = aec.agent_selection
+            if agent == learner:
                 return
+            seat = aec.possible_agents.index(agent)
             opp = self._seated[seat]
             if callable(opp) and not hasattr(opp, "act"):
-                o = aec.observe(aec.agent_selection)
+                o = aec.observe(agent)
                 aec.step(int(opp(o["observation"], o["action_mask"])))
                 self._collect()
                 continue
-            play = opp.act(SeatView(game, seat))
+            play = opp.act(SeatView(aec.game, seat))
             for a in aec.decision.actions_for(play):
                 aec.step(a)
                 self._collect()
@@ -228,9 +230,11 @@ class SingleAgentSeersEnv(gym.Env):
 
     def _info(self) -> dict:
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
-        if self.aec.game.game_over:
-            info["totals"] = list(self.aec.game.totals)
-            info["winners"] = self.aec.game.winners()
+        aec = self.aec
+        ended = aec.infos[aec.agent_selection]  # the AEC's game-end info (every agent has it)
+        if "totals" in ended:
+            info["totals"] = list(ended["totals"])
+            info["winners"] = list(ended["winners"])
         return info
 
 
