@@ -136,19 +136,31 @@ class _PlayLog:
 
 
 class _CatchingUpGame(Game):
-    """A :class:`Game` that has missed plays of its environment: the first attribute access applies them
-    (:meth:`_PlayLog.catch_up`) and turns the object back into a plain ``Game``.
+    """A :class:`Game` that has missed plays of its environment: the first attribute access (read, write
+    or delete) applies them (:meth:`_PlayLog.catch_up`) and turns the object back into a plain ``Game``.
 
     The environment switches its game's class to this one when it applies a play, so that the object
     handed out as ``env.unwrapped.game`` stays live (a reference kept across steps sees every play) while
-    a step costs nothing for the many callers that never read it.
+    a step costs nothing for the many callers that never read it. Copying or pickling reads attributes,
+    so copies are plain, caught-up games.
     """
 
-    def __getattribute__(self, name: str) -> Any:
+    def _become_current(self) -> None:
         log = object.__getattribute__(self, "__dict__").pop("_catch_up")
         object.__setattr__(self, "__class__", Game)
         log.catch_up(self)
+
+    def __getattribute__(self, name: str) -> Any:
+        _CatchingUpGame._become_current(self)
         return getattr(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _CatchingUpGame._become_current(self)
+        setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _CatchingUpGame._become_current(self)
+        delattr(self, name)
 
 
 class raw_env(AECEnv):
@@ -273,6 +285,14 @@ class raw_env(AECEnv):
             st["_log"] = _PlayLog(list(self._log.keys))
         return st
 
+    def __setstate__(self, st: dict) -> None:
+        """Unpickling: the masks of ``infos`` are read-only again (pickle does not keep the flag)."""
+        self.__dict__.update(st)
+        _read_only(self._mask)
+        for info in getattr(self, "infos", {}).values():
+            if isinstance(info.get("action_mask"), np.ndarray):
+                _read_only(info["action_mask"])
+
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game. ``seed`` seeds the environment's generator (and so every later game)."""
@@ -373,12 +393,13 @@ class raw_env(AECEnv):
             TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
             IllegalActionError: an action outside the mask with ``illegal_action="raise"``.
         """
-        self._require_reset()
+        if self._log is None:
+            self._require_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = check_action(action)
+        a = action if type(action) is int and 0 <= action < N_ACTIONS else check_action(action)
         if not self._mask[a]:
             if self.illegal_action == "raise":
                 try:

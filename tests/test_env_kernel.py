@@ -178,3 +178,40 @@ def test_pickle_and_deepcopy_mid_game(read_before):
             e.step(act)
             e.unwrapped.game  # noqa: reading one side's game changes nothing of the other
         assert twin.unwrapped.game.to_dict() == e.unwrapped.game.to_dict()
+
+
+def test_a_game_behind_its_env_catches_up_when_copied_pickled_or_written():
+    e = raw_env(n_players=4, n_rounds=1)
+    e.reset(seed=2)
+    ref = _Reference(e, np.random.default_rng(2))
+    g = e.game
+    rng = np.random.default_rng(2)
+
+    def advance(k):
+        for _ in range(k):
+            a = int(rng.choice(np.flatnonzero(e.infos[e.agent_selection]["action_mask"])))
+            e.step(a)
+            ref.step(a, "score")
+
+    advance(12)
+    assert pickle.loads(pickle.dumps(g)).to_dict() == ref.game.to_dict()
+    advance(12)
+    assert copy.copy(g).to_dict() == ref.game.to_dict()
+    advance(12)
+    assert copy.deepcopy(g).to_dict() == ref.game.to_dict() and type(copy.deepcopy(g)) is Game
+    advance(12)
+    g.note = "mine"  # a write catches up first (and is kept)
+    assert g.note == "mine" and g.to_dict() == ref.game.to_dict()
+    advance(12)
+    assert g.clone().to_dict() == ref.game.to_dict() and type(g) is Game
+
+
+def test_unpickled_env_keeps_its_info_masks_read_only():
+    e = env(n_players=3)
+    e.reset(seed=1)
+    twin = pickle.loads(pickle.dumps(e))
+    for x in (twin, copy.deepcopy(e)):
+        mask = x.infos[x.agent_selection]["action_mask"]
+        with pytest.raises(ValueError):
+            mask[...] = 0
+        assert x.last()[0]["action_mask"].sum() == e.last()[0]["action_mask"].sum() > 0
