@@ -128,7 +128,7 @@ class SeersVectorEnv:
             k.slot_rngs[i] = rng
             # as raw_env.reset(): each game's seed is drawn from the slot's generator
             k.new_game(i, int(rng.integers(2**63 - 1)))
-        if vector_core.start_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+        if vector_core.start_all_folded(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
                                  self._obs, self._masks, self._widen, self._buf):
             self._widen_rows()
         return self._observations(), {"seat": self._seats()}
@@ -147,7 +147,7 @@ class SeersVectorEnv:
         cands[:, :self._cands.shape[1]] = self._cands
         self._keys, self._cands = keys, cands
         k = self.kernel
-        vector_core.finish_rows(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+        vector_core.finish_rows_folded(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
                                 self._obs, self._masks, rows, self._buf)
         self._widen[:] = 0
 

@@ -12,6 +12,11 @@ They compute what the Python environment computes, on arrays:
 Decision state of slot ``i``: ``keys[i, :nkeys[i]]`` (int64 play keys, ``Game.legal_plays()`` order),
 ``cands[i, :dec[i, D_NCANDS]]`` (int32 indices of the plays still possible), ``dec[i, D_STAGE]`` (0 main,
 1 wild positions, 2 artifact) and the codes chosen so far ``dec[i, D_CHOSEN:D_CHOSEN + dec[i, D_NCHOSEN]]``.
+
+The batch API lists *folded* decisions (:func:`new_decision_folded`): the copies of the base melds with
+an artifact riding along (rules section 6; often most of a list) are left out of ``keys`` and added by
+:func:`choose` for the chosen main code only (``dec[i, D_RIDE]``: the kinds held; ``dec[i, D_USED]``: the
+entries of ``keys`` in use). Masks, choices and chosen plays are the same as with the full list.
 """
 
 from __future__ import annotations
@@ -41,7 +46,9 @@ D_NCANDS = 0
 D_STAGE = 1
 D_NCHOSEN = 2
 D_CHOSEN = 3  # up to 3 codes
-N_DEC = 6
+D_RIDE = 6  # a folded decision's ride-along kinds (bitmask), 0 once unfolded or when the list is full
+D_USED = 7  # a folded decision: entries of keys in use (the chosen code's ride-along copies go after)
+N_DEC = 8
 N_STAGES = 3
 
 _O = {name: off for name, off, _ in OBSERVATION_LAYOUT}
@@ -97,9 +104,35 @@ def new_decision(cards, scal, i, keys, nkeys, cands, dec, buf):
     """List slot ``i``'s legal plays into its decision rows; returns their number, or ``-n`` when ``n``
     plays do not fit in ``keys``' width (nothing written: the caller widens the buffers)."""
     legal = kernel.legal_keys(cards, scal, i, buf)
+    return _write_decision(legal, 0, i, keys, nkeys, cands, dec)
+
+
+@njit(cache=True)
+def new_decision_folded(cards, scal, i, keys, nkeys, cands, dec, buf):
+    """:func:`new_decision` with the ride-along copies folded (:func:`seers_env.engine.core.melds_keys_folded`):
+    ``keys[i, :nkeys[i]]`` holds the legal plays but the copies of the base melds with an artifact riding
+    along, which :func:`choose` adds for the chosen code only. The action mask, the choices and the play
+    chosen are those of the full list: a copy has its base meld's main code, and a decision depends only
+    on the set of plays, not their order. Returns the number of plays listed, or ``-w`` when ``w`` entries
+    (the plays and room for the copies) do not fit in ``keys``' width (nothing written)."""
+    legal, ride = kernel.legal_keys_folded(cards, scal, i, buf)
+    return _write_decision(legal, ride, i, keys, nkeys, cands, dec)
+
+
+@njit(cache=True)
+def _write_decision(legal, ride, i, keys, nkeys, cands, dec):
+    """Slot ``i``'s decision rows from its legal play keys (``ride``: the folded ride-along kinds, 0 for
+    a full list); returns ``len(legal)``, or ``-w`` when the ``w`` entries needed do not fit."""
     n = legal.shape[0]
-    if n > keys.shape[1]:
-        return -n
+    need = n
+    if ride:  # room for the copies of every base meld (a bound on those of one code)
+        n_base = 0
+        for j in range(n):
+            if legal[j] >> 57 & 3 == core.MELD_KIND and legal[j] >> 16 & 7 == 0:
+                n_base += 1
+        need += n_base * core._popcount(ride)
+    if need > keys.shape[1]:
+        return -need
     keys[i, :n] = legal
     nkeys[i] = n
     for j in range(n):
@@ -107,6 +140,8 @@ def new_decision(cards, scal, i, keys, nkeys, cands, dec, buf):
     dec[i, D_NCANDS] = n
     dec[i, D_STAGE] = 0
     dec[i, D_NCHOSEN] = 0
+    dec[i, D_RIDE] = ride
+    dec[i, D_USED] = n
     return n
 
 
@@ -151,7 +186,8 @@ def write_masks(scal, keys, cands, dec, masks):
 @njit(cache=True)
 def choose(scal, i, keys, cands, dec, action):
     """Take ``action`` in slot ``i``'s decision (``Decision.choose``): the chosen play's key once it is
-    fully determined, else -1 (a further stage is pending). ``action`` must be allowed by the mask."""
+    fully determined, else -1 (a further stage is pending). ``action`` must be allowed by the mask. A
+    folded decision (:func:`new_decision_folded`) is unfolded here, for the plays of the chosen code."""
     st = dec[i, D_STAGE]
     seat = scal[i, S_CURRENT]
     n = scal[i, S_N_PLAYERS]
@@ -161,6 +197,22 @@ def choose(scal, i, keys, cands, dec, action):
         if code_at(keys, i, c, st, seat, n) == action:
             cands[i, left] = c
             left += 1
+    ride = dec[i, D_RIDE]
+    if ride:  # a folded decision: add the chosen base melds' ride-along copies (new_decision_folded)
+        dec[i, D_RIDE] = 0
+        nxt = dec[i, D_USED]
+        m = left
+        for j in range(left):
+            k = keys[i, cands[i, j]]
+            if k >> 57 & 3 == core.MELD_KIND and k >> 16 & 7 == 0:
+                for kind in range(core.N_KINDS):
+                    if ride >> kind & 1:
+                        keys[i, nxt] = k | (kind + 1) << 16
+                        cands[i, m] = nxt
+                        nxt += 1
+                        m += 1
+        dec[i, D_USED] = nxt
+        left = m
     dec[i, D_NCANDS] = left
     dec[i, D_CHOSEN + dec[i, D_NCHOSEN]] = action
     dec[i, D_NCHOSEN] += 1
@@ -278,7 +330,7 @@ def _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, action, obs, mask
         for s in range(p):
             totals[i, s] = scal[i, S_TOTALS + s]
         kernel.install_pending(cards, scal, scores, i)  # the slot's next game (autoreset)
-    got = new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+    got = new_decision_folded(cards, scal, i, keys, nkeys, cands, dec, buf)
     if got < 0:
         widen[i] = -got
         return 1
@@ -291,7 +343,8 @@ def _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, action, obs, mask
 def step_all(cards, scal, scores, keys, nkeys, cands, dec, actions, obs, masks, rewards, terms, totals,
              win_mode, widen):
     """One action in every slot (the batch API's ``step``): choose, apply a completed play, autoreset a
-    finished game from its pending deal, list the next decision, write masks and observations.
+    finished game from its pending deal, list the next decision (folded, :func:`new_decision_folded`),
+    write masks and observations.
 
     ``rewards`` float32 ``(N, P)``, ``terms`` bool ``(N,)``, ``totals`` int64 ``(N, P)`` are written
     for every slot (zero unless something happened). A slot whose next legal plays do not fit in
@@ -324,10 +377,25 @@ def step_all_parallel(cards, scal, scores, keys, nkeys, cands, dec, actions, obs
 def start_all(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf):
     """List every slot's first decision and write its mask and observation (after a reset); slots whose
     plays do not fit get ``widen[i] = count``. Returns the number of such slots."""
+    return _start_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf, False)
+
+
+@njit(cache=True)
+def start_all_folded(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf):
+    """:func:`start_all` with folded decisions (:func:`new_decision_folded`, as :func:`step_all` lists
+    them)."""
+    return _start_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf, True)
+
+
+@njit(cache=True)
+def _start_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, widen, buf, folded):
     n_wide = 0
     for i in range(scal.shape[0]):
         widen[i] = 0
-        got = new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+        if folded:
+            got = new_decision_folded(cards, scal, i, keys, nkeys, cands, dec, buf)
+        else:
+            got = new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
         if got < 0:
             widen[i] = -got
             n_wide += 1
@@ -342,6 +410,15 @@ def finish_rows(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, 
     """List the decision of each slot in ``rows`` and write its mask and observation (after widening)."""
     for i in rows:
         new_decision(cards, scal, i, keys, nkeys, cands, dec, buf)
+        write_mask(scal, i, keys, cands, dec, masks)
+        write_obs(cards, scal, scores, i, dec, obs)
+
+
+@njit(cache=True)
+def finish_rows_folded(cards, scal, scores, keys, nkeys, cands, dec, obs, masks, rows, buf):
+    """:func:`finish_rows` with folded decisions (:func:`new_decision_folded`)."""
+    for i in rows:
+        new_decision_folded(cards, scal, i, keys, nkeys, cands, dec, buf)
         write_mask(scal, i, keys, cands, dec, masks)
         write_obs(cards, scal, scores, i, dec, obs)
 
@@ -458,4 +535,6 @@ def random_legal_actions(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
 
 assert N_ACTIONS > TARGET_BASE and HIGHEST == 3
 
-__all__ = ["choose", "first_bad_action", "new_decision", "play_code", "random_legal_actions", "step_all", "write_mask", "write_masks", "write_obs"]
+__all__ = ["choose", "first_bad_action", "finish_rows", "finish_rows_folded", "new_decision",
+           "new_decision_folded", "play_code", "random_legal_actions", "start_all", "start_all_folded",
+           "step_all", "write_mask", "write_masks", "write_obs"]

@@ -239,10 +239,31 @@ def melds_keys(hand, top_type, top_size, top_rank):
     Returns:
         int64 array of play keys in the documented order of :func:`seers_env.moves.legal_melds`.
     """
+    return _melds_keys(hand, top_type, top_size, top_rank, True)[0]
+
+
+@njit(cache=True)
+def melds_keys_folded(hand, top_type, top_size, top_rank):
+    """:func:`melds_keys` with the ride-along copies folded: ``(keys, ride)``, where ``keys`` (int64) are
+    the melds of :func:`melds_keys` whose artifact is not carried unused (same relative order) and ``ride``
+    is the bitmask of the artifact kinds held (bit ``k``: kind index ``k``, registry order).
+
+    The full list is ``keys`` plus, for each base meld key ``b`` of ``keys`` (artifact -1) and each kind
+    ``k`` in ``ride``, ``b | (k + 1) << 16`` (the meld with artifact ``k`` riding along, declared unused,
+    rules section 6): every held artifact rides along on every base meld that beats the top. The batch
+    API lists a decision this way and unfolds only the plays of the chosen code
+    (:mod:`seers_env.vector_core`)."""
+    return _melds_keys(hand, top_type, top_size, top_rank, False)
+
+
+@njit(cache=True)
+def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
+    """:func:`melds_keys` (``ride_along`` true: the ride-along copies listed) or :func:`melds_keys_folded`
+    (false: left out); returns ``(int64 keys, int bitmask of the kinds held)``."""
     buf = np.empty(256, np.int64)
     nk = 0
     if top_type != 0 and top_rank >= HIGHEST_SINGLE_RANK:
-        return buf[:0]
+        return buf[:0], 0
     suit_values = np.zeros(N_SUITS, np.int64)
     value_suits = np.zeros(MAX_VALUE + 2, np.int64)
     held = np.zeros(N_KINDS, np.bool_)
@@ -311,15 +332,18 @@ def melds_keys(hand, top_type, top_size, top_rank):
             buf, nk = _push(buf, nk, bkeys[i])
 
     # --- step 3: each artifact kind held, in registry order ---
+    ride = 0
     for kind in range(N_KINDS):
         if not held[kind]:
             continue
         art_bits = (kind + 1) << 16
         effect = KIND_EFFECT[kind]
-        for i in range(nb):
-            bk = bkeys[i]
-            if (bk >> 6 & 127) > min_rank:
-                buf, nk = _push(buf, nk, bk | art_bits)  # rides along / declared unused
+        ride |= 1 << kind
+        if ride_along:
+            for i in range(nb):
+                bk = bkeys[i]
+                if (bk >> 6 & 127) > min_rank:
+                    buf, nk = _push(buf, nk, bk | art_bits)  # rides along / declared unused
         if effect == 0 and kind != HALF_STEP:
             continue
         seen = set()  # identities listed for this kind: (type, size, rank), cards, wilds
@@ -408,7 +432,7 @@ def melds_keys(hand, top_type, top_size, top_rank):
                                 buf, nk = _push(buf, nk, key)
     if held[HIGHEST_SINGLE] and (top_type == 0 or top_type == SINGLE):
         buf, nk = _push(buf, nk, HIGHEST_KEY)
-    return buf[:nk]
+    return buf[:nk], ride
 
 
 HIGHEST_KEY = (SINGLE | 1 << 2 | HIGHEST_SINGLE_RANK << 6 | (HIGHEST_SINGLE + 1) << 16 | 1 << 22
@@ -425,7 +449,22 @@ def gift_key(target: int) -> int:
 @njit(cache=True)
 def legal_keys(hand, top_type, top_size, top_rank, seat, n_players, in_bonus):
     """Play keys of every legal play, in the documented order of :func:`seers_env.moves.legal_plays`."""
-    melds = melds_keys(hand, top_type, top_size, top_rank)
+    return _legal_keys(melds_keys(hand, top_type, top_size, top_rank), hand, top_type, seat, n_players,
+                       in_bonus)
+
+
+@njit(cache=True)
+def legal_keys_folded(hand, top_type, top_size, top_rank, seat, n_players, in_bonus):
+    """:func:`legal_keys` with the ride-along copies of the melds folded (:func:`melds_keys_folded`):
+    ``(keys int64, ride bitmask)``. There is a meld in ``keys`` exactly when there is one in the full
+    list, so the pass and the Gift and Rod plays are the same."""
+    melds, ride = melds_keys_folded(hand, top_type, top_size, top_rank)
+    return _legal_keys(melds, hand, top_type, seat, n_players, in_bonus), ride
+
+
+@njit(cache=True)
+def _legal_keys(melds, hand, top_type, seat, n_players, in_bonus):
+    """:func:`legal_keys` from the meld keys: the pass, the melds, then the Gift or the Rod plays."""
     has_rod = False
     has_gift = False
     for c in hand:

@@ -208,47 +208,77 @@ def _artifact_draw(artifact_deck: tuple[str, ...]) -> tuple[tuple[int, ...], tup
     return tuple(mandatory), tuple(rest)
 
 
-def draw_deal(rng: np.random.Generator, config: GameConfig) -> Deal:
-    """Deal a round (section 2) with draws from ``rng``: the one place that draws a deal, so that the
-    compiled kernel (:mod:`seers_env.engine.kernel`) and :class:`Game` deal the same seeded rounds.
+def draw_deal_arrays(rng: np.random.Generator, config: GameConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The draws of one round's deal (section 2) as arrays: the one place that draws a deal, so that the
+    compiled kernel (:mod:`seers_env.engine.kernel`) and :class:`Game` (through :func:`draw_deal`) deal
+    the same seeded rounds.
 
     Draws, in order: the suits in play (``rng.choice(5, n_suits, replace=False)``), the shuffle of the
     suited deck (``rng.permutation``), the artifacts dealt besides Go First (``rng.choice`` without
     replacement) and their order (``rng.permutation``), and the Start Seer when nobody holds Go First
-    (``rng.integers``)."""
+    (``rng.integers``).
+
+    Returns:
+        ``(suits, shuffled, dealt, go_first_holder, start_seer)``: ``suits`` int64 sorted suit indices in
+        play; ``shuffled`` int64 suited card ids in dealing order (the first ``removed`` of
+        ``SETUP_BY_PLAYERS`` set aside, then 12 per seat); ``dealt`` int64 artifact kind indices in
+        dealing order (2 per seat, empty without an artifact deck); the seat dealt Go First (or -1) and
+        the round's first Start Seer. The arrays are new (never cached ones).
+    """
     n = config.n_players
-    n_suits, max_value, removed = SETUP_BY_PLAYERS[n]
+    n_suits, max_value, _ = SETUP_BY_PLAYERS[n]
     if rulings.RANDOM_SUITS_EACH_ROUND:
-        suits = sorted(rng.choice(5, size=n_suits, replace=False).tolist())
+        suits = np.sort(rng.choice(5, size=n_suits, replace=False)).astype(np.int64)
     else:
-        suits = list(range(n_suits))
-    deck = _deck_array(tuple(suits), max_value)
-    shuffled = deck[rng.permutation(len(deck))].tolist()
-    hidden = sorted(shuffled[:removed])
-    hands = [shuffled[removed + i * SUITED_PER_PLAYER:removed + (i + 1) * SUITED_PER_PLAYER] for i in range(n)]
-    for h in hands:
-        h.extend([WILD] * WILDS_PER_PLAYER)
+        suits = np.arange(n_suits, dtype=np.int64)
+    deck = _deck_array(tuple(suits.tolist()), max_value)
+    shuffled = deck[rng.permutation(deck.shape[0])]
     go_first_holder = -1
-    dealt_artifacts: list[int] = []
     if config.artifact_deck:
         need = ARTIFACTS_PER_PLAYER * n
-        mandatory, rest = _artifact_draw(config.artifact_deck)
-        picks = rng.choice(len(rest), size=need - len(mandatory), replace=False).tolist()
-        dealt = list(mandatory) + [rest[i] for i in picks]
-        dealt = [dealt[i] for i in rng.permutation(len(dealt)).tolist()]
-        dealt_artifacts = sorted(dealt)
-        for seat in range(n):
-            for k in dealt[seat * ARTIFACTS_PER_PLAYER:(seat + 1) * ARTIFACTS_PER_PLAYER]:
-                hands[seat].append(artifact_card(k))
-                if k == GO_FIRST:
-                    go_first_holder = seat
-    for h in hands:
-        h.sort()
+        mandatory, rest = _artifact_arrays(config.artifact_deck)
+        picks = rng.choice(rest.shape[0], size=need - mandatory.shape[0], replace=False)
+        dealt = np.concatenate((mandatory, rest[picks]))
+        dealt = dealt[rng.permutation(dealt.shape[0])]
+        at = np.flatnonzero(dealt == GO_FIRST)
+        if at.size:
+            go_first_holder = int(at[0]) // ARTIFACTS_PER_PLAYER
+    else:
+        dealt = np.empty(0, np.int64)
     if go_first_holder >= 0:
         start_seer = go_first_holder
     else:  # project ruling START_SEER_WITHOUT_GO_FIRST
         start_seer = int(rng.integers(n))
-    return Deal(suits, hidden, hands, dealt_artifacts, go_first_holder, start_seer)
+    return suits, shuffled, dealt, go_first_holder, start_seer
+
+
+@lru_cache(maxsize=None)
+def _artifact_arrays(artifact_deck: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_artifact_draw` as read-only int64 arrays (cached per deck)."""
+    out = tuple(np.array(part, dtype=np.int64) for part in _artifact_draw(artifact_deck))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+def draw_deal(rng: np.random.Generator, config: GameConfig) -> Deal:
+    """Deal a round (section 2) with draws from ``rng`` (:func:`draw_deal_arrays`, which says which draws
+    are made and in which order), as a :class:`Deal`."""
+    n = config.n_players
+    removed = SETUP_BY_PLAYERS[n][2]
+    suits, shuffled, dealt, go_first_holder, start_seer = draw_deal_arrays(rng, config)
+    cards = shuffled.tolist()
+    hidden = sorted(cards[:removed])
+    hands = [cards[removed + i * SUITED_PER_PLAYER:removed + (i + 1) * SUITED_PER_PLAYER] for i in range(n)]
+    for h in hands:
+        h.extend([WILD] * WILDS_PER_PLAYER)
+    kinds = dealt.tolist()
+    for seat in range(n):
+        for k in kinds[seat * ARTIFACTS_PER_PLAYER:(seat + 1) * ARTIFACTS_PER_PLAYER]:
+            hands[seat].append(artifact_card(k))
+    for h in hands:
+        h.sort()
+    return Deal(suits.tolist(), hidden, hands, sorted(kinds), go_first_holder, start_seer)
 
 
 class Game:

@@ -19,8 +19,9 @@ State of slot ``i`` (``P`` players, ``C == 68`` card ids, see :mod:`seers_env.en
   / Start Seer / suits, the player and round counts, and the last play's outcome.
 * ``scores``: ``int64 (N, n_rounds, 5)``, the round scores so far (section 5).
 
-**Dealing** stays in Python (a round is dealt once per ~70 plays): :func:`~seers_env.engine.game.draw_deal`
-draws it from the slot's ``numpy.random.Generator`` exactly as :class:`Game` does. The next round is
+**Dealing** draws in Python (a round is dealt once per ~70 plays):
+:func:`~seers_env.engine.game.draw_deal_arrays` draws it from the slot's ``numpy.random.Generator`` exactly
+as :class:`Game` does, and :func:`put_pending_deal` writes it (compiled). The next round is
 drawn *ahead* into the ``PENDING`` planes, so that a compiled loop can end a round and go on; the caller
 refills it between compiled calls (:meth:`KernelGames.refill`).
 
@@ -38,8 +39,9 @@ from numba import njit
 
 from . import core
 from .artifacts import GIFT, ROD
-from .cards import FIRST_ARTIFACT, MIN_VALUE, N_SUITED, N_VALUES, WILD
-from .game import Deal, GameConfig, draw_deal
+from .cards import ARTIFACTS_PER_PLAYER, FIRST_ARTIFACT, MIN_VALUE, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, \
+    SUITED_PER_PLAYER, WILD, WILDS_PER_PLAYER
+from .game import Deal, GameConfig, draw_deal_arrays
 from .scoring import BONUS_MAX_CARDS
 
 # the fixed behaviours this kernel implements (see rulings.py); changing one means changing this module
@@ -125,6 +127,18 @@ def legal_keys(cards, scal, i, buf):
     n = hand_array(cards, i, seat, buf)
     return core.legal_keys(buf[:n], scal[i, S_TOP_TYPE], scal[i, S_TOP_SIZE], scal[i, S_TOP_RANK], seat,
                            scal[i, S_N_PLAYERS], n <= BONUS_MAX_CARDS)
+
+
+@njit(cache=True)
+def legal_keys_folded(cards, scal, i, buf):
+    """:func:`legal_keys` with the ride-along copies folded (:func:`seers_env.engine.core.legal_keys_folded`):
+    ``(keys int64, ride bitmask of the artifact kinds held)``."""
+    if scal[i, S_OVER]:
+        return np.empty(0, np.int64), 0
+    seat = scal[i, S_CURRENT]
+    n = hand_array(cards, i, seat, buf)
+    return core.legal_keys_folded(buf[:n], scal[i, S_TOP_TYPE], scal[i, S_TOP_SIZE], scal[i, S_TOP_RANK], seat,
+                                  scal[i, S_N_PLAYERS], n <= BONUS_MAX_CARDS)
 
 
 @njit(cache=True, inline="always")
@@ -370,6 +384,34 @@ def random_play(cards, scal, scores, i, uniforms, max_plays):
     return plays, most
 
 
+@njit(cache=True)
+def put_pending_deal(cards, scal, i, shuffled, removed, dealt, suits, go_first_holder, start_seer, new_game):
+    """Write a deal drawn by :func:`~seers_env.engine.game.draw_deal_arrays` into slot ``i``'s pending
+    planes and scalars (what :meth:`KernelGames._put_pending` writes for the same
+    :func:`~seers_env.engine.game.draw_deal`): the first ``removed`` cards of ``shuffled`` set aside, then
+    12 suited cards, one wild and the next two artifacts of ``dealt`` for each seat in turn."""
+    n = scal[i, S_N_PLAYERS]
+    for s in range(MAX_SEATS):
+        cards[i, PENDING + s, :] = 0
+        scal[i, S_PENDING_SUITS + s] = 0
+    cards[i, PENDING_HIDDEN, :] = 0
+    for j in range(removed):
+        cards[i, PENDING_HIDDEN, shuffled[j]] += 1
+    for s in range(n):
+        start = removed + s * SUITED_PER_PLAYER
+        for j in range(start, start + SUITED_PER_PLAYER):
+            cards[i, PENDING + s, shuffled[j]] += 1
+        cards[i, PENDING + s, WILD] += WILDS_PER_PLAYER
+    for j in range(dealt.shape[0]):
+        cards[i, PENDING + j // ARTIFACTS_PER_PLAYER, FIRST_ARTIFACT + dealt[j]] += 1
+    for j in range(suits.shape[0]):
+        scal[i, S_PENDING_SUITS + suits[j]] = 1
+    scal[i, S_PENDING_GO_FIRST] = go_first_holder
+    scal[i, S_PENDING_START] = start_seer
+    scal[i, S_PENDING_NEW_GAME] = 1 if new_game else 0
+    scal[i, S_PENDING_READY] = 1
+
+
 def deal_counts(deal: Deal) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A :class:`~seers_env.engine.game.Deal` as card counts: ``(hands int16 (5, 68), hidden int16 (68,),
     suits int64 (5,) flags)``."""
@@ -418,6 +460,7 @@ class KernelGames:
         self.slot_rngs: list[np.random.Generator | None] = [None] * n
         self._buf = np.empty(N_CARD_IDS + 160, np.int64)
         self._tmp = np.empty(N_CARD_IDS, np.int64)
+        self._removed = SETUP_BY_PLAYERS[self.config.n_players][2]
 
     # --- index checks ------------------------------------------------------------------------------
     def _slot(self, i) -> int:
@@ -440,6 +483,12 @@ class KernelGames:
         sc[S_PENDING_NEW_GAME] = int(new_game)
         sc[S_PENDING_READY] = 1
 
+    def _draw_pending(self, i: int, new_game: bool) -> None:
+        """Draw slot ``i``'s next deal from ``rngs[i]`` into its pending planes: the draws of
+        :func:`~seers_env.engine.game.draw_deal` (so the same deal), written by compiled code."""
+        suits, shuffled, dealt, holder, start = draw_deal_arrays(self.rngs[i], self.config)
+        put_pending_deal(self.cards, self.scal, i, shuffled, self._removed, dealt, suits, holder, start, new_game)
+
     def new_game(self, i: int, seed: int | None = None, *, rng: np.random.Generator | None = None) -> None:
         """Start a new game in slot ``i``, dealt as ``Game(config, seed)`` (or ``Game(config, rng=rng)``)
         deals it, and draw its next round ahead.
@@ -449,7 +498,7 @@ class KernelGames:
         """
         i = self._slot(i)
         self.rngs[i] = rng if rng is not None else np.random.default_rng(seed)
-        self._put_pending(i, draw_deal(self.rngs[i], self.config), True)
+        self._draw_pending(i, True)
         install_pending(self.cards, self.scal, self.scores, i)
         self.refill(i)
 
@@ -462,7 +511,7 @@ class KernelGames:
         """
         i = self._slot(i)
         self.rngs[i] = np.random.default_rng(int(self.slot_rngs[i].integers(2**63 - 1)))
-        self._put_pending(i, draw_deal(self.rngs[i], self.config), True)
+        self._draw_pending(i, True)
 
     def refill(self, i: int) -> None:
         """Draw slot ``i``'s next round ahead, when it has none and one is to come: the next round of
@@ -476,7 +525,7 @@ class KernelGames:
         if sc[S_PENDING_READY]:
             return
         if not sc[S_OVER] and sc[S_ROUND] + 1 < sc[S_N_ROUNDS]:
-            self._put_pending(i, draw_deal(self.rngs[i], self.config), False)
+            self._draw_pending(i, False)
         elif self.slot_rngs[i] is not None:
             self.next_game_ahead(i)
 
