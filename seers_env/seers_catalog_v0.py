@@ -70,11 +70,11 @@ from . import aec_core, vector_core
 from .actions import N_ACTIONS, Decision
 from .artifacts import DEFAULT_ARTIFACT_DECK
 from .engine.kernel import (
-    N_CARD_IDS, OUT_ROUND, S_CURRENT, S_OUTCOME, S_OVER, S_ROUND, S_TOTALS, KernelGames, legal_keys,
+    HAND, HIDDEN, N_CARD_IDS, OUT_ROUND, S_CURRENT, S_OUTCOME, S_OVER, S_ROUND, S_TOTALS, KernelGames, legal_keys,
 )
 from .engine.moves import PlayList
 from .game import Game, GameConfig
-from .observation import OBS_DIM, STATE_DIM, state
+from .observation import MAX_SEATS, OBS_DIM, STATE_DIM
 from .render import render_text
 from .scoring import placements, winners
 
@@ -355,8 +355,11 @@ class raw_env(AECEnv):
         if agent == self._acting:
             return {"observation": self._obs[0].copy(), "action_mask": self._mask.copy()}
         self._require_reset()
-        seat = self._seat[agent]
-        # the observation without a pending decision (stage -1), from that seat
+        return {"observation": self._observation_without_decision(self._seat[agent]),
+                "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+
+    def _observation_without_decision(self, seat: int) -> np.ndarray:
+        """float32 ``(OBS_DIM,)``: ``observe(game, seat)`` without a pending decision (stage -1), new."""
         k = self._kernel
         scal = k.scal.copy()
         scal[0, S_CURRENT] = seat
@@ -364,7 +367,7 @@ class raw_env(AECEnv):
         dec[0, vector_core.D_STAGE] = -1
         obs = np.empty((1, OBS_DIM), np.float32)
         vector_core.write_obs(k.cards, scal, k.scores, 0, dec, obs)
-        return {"observation": obs[0], "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+        return obs[0]
 
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
@@ -382,8 +385,15 @@ class raw_env(AECEnv):
     def state(self) -> np.ndarray:
         """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,)."""
         self._require_reset()
-        g = self.game
-        vec = state(g, None if g.game_over else self.decision)
+        k = self._kernel
+        n = self.config.n_players
+        seat = int(k.scal[0, S_CURRENT])
+        vec = np.zeros(STATE_DIM, np.float32)  # the layout of seers_env.observation.state
+        # the acting seat's observation with the pending decision (without one once the game is over)
+        vec[:OBS_DIM] = self._observation_without_decision(seat) if k.scal[0, S_OVER] else self._obs[0]
+        hands = k.cards[0, [HAND + (seat + r) % n for r in range(n)]]  # every hand, from the acting seat
+        vec[OBS_DIM:OBS_DIM + n * N_CARD_IDS] = hands.ravel()
+        vec[OBS_DIM + MAX_SEATS * N_CARD_IDS:] = k.cards[0, HIDDEN]  # the 2-player removed cards
         return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
 
     def step(self, action: Any) -> None:

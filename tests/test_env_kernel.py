@@ -17,7 +17,7 @@ import pytest
 from seers_env.actions import N_ACTIONS, Decision
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game
-from seers_env.observation import observe
+from seers_env.observation import observe, state
 from seers_env.scoring import placements
 from seers_env.seers_catalog_v0 import env, raw_env
 
@@ -50,7 +50,7 @@ class _Reference:
 
 
 def _check_observations(e: raw_env, ref: _Reference) -> None:
-    """Every agent's observation and mask, and ``decision``, equal the reference's."""
+    """Every agent's observation and mask, ``state()`` and ``decision`` equal the reference's."""
     g = ref.game
     for s, agent in enumerate(e.possible_agents):
         acting = s == g.current and not g.game_over
@@ -60,6 +60,8 @@ def _check_observations(e: raw_env, ref: _Reference) -> None:
         np.testing.assert_array_equal(got["observation"], want)
         np.testing.assert_array_equal(got["action_mask"], ref.decision.mask() if acting
                                       else np.zeros(N_ACTIONS, np.int8))
+    want_state = state(g, None if g.game_over else ref.decision)
+    np.testing.assert_array_equal(e.state(), np.clip(want_state, -50.0, 50.0))
     d = e.decision
     assert d.stage == ref.decision.stage and d.chosen == ref.decision.chosen and d.seat == ref.decision.seat
     assert d.candidates() == ref.decision.candidates()

@@ -63,8 +63,9 @@ def kernel_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
 
 
 #: What a cold start runs in a new process: import the package, deal and play one random 4-player game on
-#: :class:`Game` (observations and Decisions built) and one on the compiled kernel, then 300 steps of the
-#: batch API with 4 games (every compiled function of the engine and the environment is loaded).
+#: :class:`Game` (observations and Decisions built), one on the AEC environment (``seers_env.env``) and one
+#: on the compiled kernel, then 300 steps of the batch API with 4 games (every compiled function of the
+#: engine and the environment is loaded).
 _COLD_START = """
 import time
 t = time.perf_counter()
@@ -78,6 +79,12 @@ while not game.game_over:
     legal = game.legal_plays()
     observe(game, game.current, Decision(legal, game.current, 4))
     game.apply(legal[int(rng.integers(len(legal)))])
+from seers_env import env
+aec = env(n_players=4)
+aec.reset(seed=0)
+for agent in aec.agent_iter():
+    obs, _, term, trunc, _ = aec.last()
+    aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 from seers_env.engine.kernel import random_play_game
 random_play_game(game.config, 0, rng.random(20_000))
 from seers_env.vector import SeersVectorEnv
