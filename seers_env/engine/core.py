@@ -103,16 +103,6 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True, inline="always")
-def _push(buf, n, key):
-    if n == buf.shape[0]:
-        bigger = np.empty(2 * n, np.int64)
-        bigger[:n] = buf
-        buf = bigger
-    buf[n] = key
-    return buf, n + 1
-
-
 @njit(cache=True)
 def _groups(suit_mask, W, top_type, top_size, forced, out):
     """Singles/Sets of one value (moves order): rows ``(size, submask, wilds)`` into ``out``; the count.
@@ -127,20 +117,20 @@ def _groups(suit_mask, W, top_type, top_size, forced, out):
         if top_type == RUN or (top_type == SINGLE) != (lo_size == 1):
             return 0
     n = 0
-    for sub in range(32):
-        if sub & ~suit_mask:
-            continue
+    sub = 0
+    while True:  # the submasks of suit_mask in increasing order
         base = _popcount(sub) + n_forced
-        if base > hi_size or base + W < lo_size:
-            continue
-        for w in range(max(0, lo_size - base), min(W, hi_size - base) + 1):
-            size = base + w
-            if size:
-                out[n, 0] = size
-                out[n, 1] = sub
-                out[n, 2] = w
-                n += 1
-    return n
+        if base <= hi_size and base + W >= lo_size:
+            for w in range(max(0, lo_size - base), min(W, hi_size - base) + 1):
+                size = base + w
+                if size:
+                    out[n, 0] = size
+                    out[n, 1] = sub
+                    out[n, 2] = w
+                    n += 1
+        if sub == suit_mask:
+            return n
+        sub = ((sub | ~suit_mask) + 1) & suit_mask
 
 
 @njit(cache=True)
@@ -148,12 +138,14 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
     """Suited Runs of one suit (moves order): rows ``(size, hi, used_mask, wild_mask)`` (value bits ``v``).
 
     ``naturals``: values that may be played as themselves; ``forced_value``: a position filled by an
-    artifact-changed card (in neither mask), or -1; ``vals``, ``idx``: scratch arrays of 12. Returns
-    ``(out, row count)`` (``out`` grows when full).
+    artifact-changed card (in neither mask), or -1; ``vals``, ``idx``: scratch arrays of 12. Returns the
+    row count; rows beyond ``out``'s length are counted but not written (the caller retries with more
+    room: an array that grows here would cost an allocation check and reference counting per row).
     """
     n = 0
+    cap = out.shape[0]
     if top_type != 0 and top_type != RUN:
-        return out, 0
+        return 0
     fbit = (1 << forced_value) if forced_value >= 0 else 0
     naturals &= ~fbit
     n_nat = _popcount(naturals)
@@ -177,12 +169,11 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
                 continue
             spare = W - n_missing
             if spare == 0 or not present:
-                if n + 1 > out.shape[0]:
-                    out = _grow(out)
-                out[n, 0] = size
-                out[n, 1] = hi
-                out[n, 2] = present
-                out[n, 3] = missing
+                if n < cap:
+                    out[n, 0] = size
+                    out[n, 1] = hi
+                    out[n, 2] = present
+                    out[n, 3] = missing
                 n += 1
                 continue
             m = 0
@@ -198,12 +189,11 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
                     rmask = 0
                     for i in range(k):
                         rmask |= 1 << vals[idx[i]]
-                    if n + 1 > out.shape[0]:
-                        out = _grow(out)
-                    out[n, 0] = size
-                    out[n, 1] = hi
-                    out[n, 2] = present & ~rmask
-                    out[n, 3] = missing | rmask
+                    if n < cap:
+                        out[n, 0] = size
+                        out[n, 1] = hi
+                        out[n, 2] = present & ~rmask
+                        out[n, 3] = missing | rmask
                     n += 1
                     i = k - 1
                     while i >= 0 and idx[i] == m - k + i:
@@ -213,14 +203,7 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
                     idx[i] += 1
                     for j in range(i + 1, k):
                         idx[j] = idx[j - 1] + 1
-    return out, n
-
-
-@njit(cache=True)
-def _grow(out):
-    bigger = np.empty((2 * out.shape[0], out.shape[1]), np.int64)
-    bigger[:out.shape[0]] = out
-    return bigger
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -259,15 +242,94 @@ def melds_keys_folded(hand, top_type, top_size, top_rank):
 @njit(cache=True)
 def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
     """:func:`melds_keys` (``ride_along`` true: the ride-along copies listed) or :func:`melds_keys_folded`
-    (false: left out); returns ``(int64 keys, int bitmask of the kinds held)``."""
-    buf = np.empty(256, np.int64)
-    nk = 0
+    (false: left out); returns ``(int64 keys, int bitmask of the kinds held)``.
+
+    :func:`_melds_into` fills fixed-size scratch arrays (arrays that grow cost an allocation check and
+    reference counting at every push); when one is too small it reports it, and the hand is listed
+    again with four times the room."""
     if top_type != 0 and top_rank >= HIGHEST_SINGLE_RANK:
-        return buf[:0], 0
-    suit_values = np.zeros(N_SUITS, np.int64)
-    value_suits = np.zeros(MAX_VALUE + 2, np.int64)
-    held = np.zeros(N_KINDS, np.bool_)
-    suited = np.empty(hand.shape[0], np.int64)
+        return np.empty(0, np.int64), 0
+    cap = 256
+    while True:
+        work = np.empty(_work_size(cap) + hand.shape[0], np.int64)
+        nk, ride = _melds_into(hand, top_type, top_size, top_rank, ride_along, work, cap)
+        if nk >= 0:
+            return work[:nk], ride  # the keys are listed at the start of work
+        cap *= 4
+
+
+@njit(cache=True, inline="always")
+def _work_size(cap):
+    """int64 entries of :func:`_melds_into`'s scratch for ``cap`` (the hand's suited cards go after)."""
+    return 3 * cap + 3 * 256 + 4 * cap + 2 * N_VALUES + N_SUITS + MAX_VALUE + 2 + N_KINDS + 2 * 4 * cap
+
+
+@njit(cache=True, inline="always")
+def _put(out, n, key):
+    """``out[n] = key`` when there is room; returns ``n + 1`` (a count past ``len(out)``: out of room)."""
+    if n < out.shape[0]:
+        out[n] = key
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def _ident_slot(tab, a, b):
+    """Slot of identity ``(a, b)`` (``a > 0``) in the open-addressing table ``tab`` (int64 ``(slots, 2)``,
+    ``slots`` a power of two, column 0 zero where free): where it is, or the free slot where it would go."""
+    mask = tab.shape[0] - 1
+    x = b ^ (b >> 29) ^ a ^ (a << 43)  # fold the card bits above 40 into the low ones
+    j = (x * -7046029254386353131 >> 40) & mask  # multiplicative hashing (Knuth): the product's high bits
+    while tab[j, 0] != 0 and (tab[j, 0] != a or tab[j, 1] != b):
+        j = (j + 1) & mask
+    return j
+
+
+@njit(cache=True, inline="always")
+def _ident_add(tab, ident, cards):
+    """Add a play identity to the set ``tab`` (:func:`_ident_slot`; the caller keeps it at most half
+    full): 1 when it was new, 0 when it was there (a Python ``set`` of identity tuples, without hashing
+    tuples). ``ident``: type, size and rank bits (``key & 8191``) and the wilds ``<< 13``; ``cards``: the
+    suited cards' bitmask."""
+    a = ident + 1  # 0 marks a free slot
+    j = _ident_slot(tab, a, cards)
+    if tab[j, 0] != 0:
+        return 0
+    tab[j, 0] = a
+    tab[j, 1] = cards
+    return 1
+
+
+@njit(cache=True)
+def _melds_into(hand, top_type, top_size, top_rank, ride_along, work, cap):
+    """The body of :func:`_melds_keys` on the scratch ``work`` (:func:`_work_size` of ``cap`` plus the
+    hand's length): ``(count, ride)`` with the keys in ``work[:count]``, or ``(-1, 0)`` when more than
+    ``cap`` keys, base melds or run rows (or ``2 * cap`` identities of a kind) do not fit."""
+    buf = work[:cap]
+    nk = 0
+    at = cap
+    bkeys = work[at:at + cap]
+    at += cap
+    bcards = work[at:at + cap]  # suited card bitmask (bit = card id)
+    at += cap
+    gout = work[at:at + 3 * 256].reshape((256, 3))  # at most 32 suit masks x 8 wild counts
+    at += 3 * 256
+    rout = work[at:at + 4 * cap].reshape((cap, 4))
+    at += 4 * cap
+    vals = work[at:at + N_VALUES]  # scratch of _runs
+    at += N_VALUES
+    idx = work[at:at + N_VALUES]
+    at += N_VALUES
+    tab = work[at:at + 2 * 4 * cap].reshape((4 * cap, 2))  # identities of one kind
+    at += 2 * 4 * cap
+    zeroed = at
+    suit_values = work[at:at + N_SUITS]
+    at += N_SUITS
+    value_suits = work[at:at + MAX_VALUE + 2]
+    at += MAX_VALUE + 2
+    held = work[at:at + N_KINDS]
+    at += N_KINDS
+    work[zeroed:at] = 0
+    suited = work[at:]
     n_suited = 0
     W = 0
     for c in hand:
@@ -283,20 +345,14 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
         elif c == WILD:
             W += 1
         else:
-            held[c - FIRST_ARTIFACT] = True
+            held[c - FIRST_ARTIFACT] = 1
     min_rank = top_rank if top_type != 0 else 0
     has_half = held[HALF_STEP]
     base_min = min_rank - 1 if has_half else min_rank
     runs_ok = top_type == 0 or top_type == RUN
 
     # --- base melds (no artifact): keys with artifact -1, plus identity parts for de-duplication ---
-    bkeys = np.empty(256, np.int64)
-    bcards = np.empty(256, np.int64)  # suited card bitmask (bit = card id)
     nb = 0
-    gout = np.empty((256, 3), np.int64)
-    rout = np.empty((256, 4), np.int64)
-    vals = np.empty(N_VALUES, np.int64)  # scratch of _runs
-    idx = np.empty(N_VALUES, np.int64)
     for v in range(max(MIN_VALUE, base_min // 2 + 1), MAX_VALUE + 1):
         ng = _groups(value_suits[v], W, top_type, top_size, -1, gout)
         for i in range(ng):
@@ -307,14 +363,16 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
             for s in range(N_SUITS):
                 if sub >> s & 1:
                     cm |= 1 << (s * N_VALUES + v - MIN_VALUE)
-            bkeys, nb2 = _push(bkeys, nb, key)
-            bcards, nb = _push(bcards, nb, cm)
+            _put(bkeys, nb, key)
+            nb = _put(bcards, nb, cm)
     if runs_ok:
         for s in range(N_SUITS):
             naturals = suit_values[s]
             if not naturals and s != 0:  # all-wild runs are generated once, in suit 0
                 continue
-            rout, nr = _runs(W, top_type, top_size, naturals, -1, rout, vals, idx)
+            nr = _runs(W, top_type, top_size, naturals, -1, rout, vals, idx)
+            if nr > cap:
+                return -1, 0
             for i in range(nr):
                 size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                 if 2 * hi <= base_min:
@@ -323,13 +381,15 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
                     continue
                 key = pack(MELD_KIND, RUN, size, 2 * hi, _popcount(wild), -1, -1, s, 0, -1, 0,
                            used >> MIN_VALUE, wild >> MIN_VALUE)
-                bkeys, nb2 = _push(bkeys, nb, key)
-                bcards, nb = _push(bcards, nb, _value_bits_to_cards(s, used))
+                _put(bkeys, nb, key)
+                nb = _put(bcards, nb, _value_bits_to_cards(s, used))
+    if nb > cap:
+        return -1, 0
 
     # --- step 2: the base melds that beat the top ---
     for i in range(nb):
         if (bkeys[i] >> 6 & 127) > min_rank:
-            buf, nk = _push(buf, nk, bkeys[i])
+            nk = _put(buf, nk, bkeys[i])
 
     # --- step 3: each artifact kind held, in registry order ---
     ride = 0
@@ -343,29 +403,27 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
             for i in range(nb):
                 bk = bkeys[i]
                 if (bk >> 6 & 127) > min_rank:
-                    buf, nk = _push(buf, nk, bk | art_bits)  # rides along / declared unused
+                    nk = _put(buf, nk, bk | art_bits)  # rides along / declared unused
         if effect == 0 and kind != HALF_STEP:
             continue
-        seen = set()  # identities listed for this kind: (type, size, rank), cards, wilds
-        seen.add((np.int64(0), np.int64(0), np.int64(0)))
+        # identities listed for this kind (type, size, rank, wilds; cards): a set in tab (_ident_add)
+        tab[:, 0] = 0
+        n_seen = 0
         if effect != 0:
             for i in range(nb):
                 bk = bkeys[i]
-                if (bk >> 6 & 127) > min_rank:
-                    seen.add((bk & 8191, bcards[i], bk >> 13 & 7))
+                if (bk >> 6 & 127) > min_rank:  # nb <= cap: tab stays at most half full
+                    n_seen += _ident_add(tab, bk & 8191 | (bk >> 13 & 7) << 13, bcards[i])
         if kind == HALF_STEP:
-            seen_half = set()
-            seen_half.add((np.int64(0), np.int64(0), np.int64(0)))
             for i in range(nb):
                 bk = bkeys[i]
                 rank = bk >> 6 & 127
                 for step in (1, -1):
                     r = rank + step
-                    ident = ((bk & 63) | r << 6, bcards[i], bk >> 13 & 7)
-                    if r > min_rank and ident not in seen_half:
-                        seen_half.add(ident)
-                        key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
-                        buf, nk = _push(buf, nk, key)
+                    if r > min_rank:  # at most 2 * nb <= 2 * cap identities
+                        if _ident_add(tab, (bk & 63) | r << 6 | (bk >> 13 & 7) << 13, bcards[i]):
+                            key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
+                            nk = _put(buf, nk, key)
             continue
         if effect == 1:  # Cauldron of Sorcery: one suited card counts as value +1 or -1
             for j in range(n_suited):
@@ -386,24 +444,29 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
                                 if sub >> t & 1:
                                     cm |= 1 << (t * N_VALUES + v - MIN_VALUE)
                             key = pack(MELD_KIND, mt, size, 2 * v, w, kind, -1, -1, 1, c, delta, sub, v)
-                            ident = (key & 8191, cm, w)
-                            if ident not in seen:
-                                seen.add(ident)
-                                buf, nk = _push(buf, nk, key)
+                            if n_seen >= 2 * cap:
+                                return -1, 0
+                            if _ident_add(tab, key & 8191 | w << 13, cm):
+                                n_seen += 1
+                                nk = _put(buf, nk, key)
                     if not runs_ok:
                         continue
                     naturals = suit_values[s] & ~(1 << a)
-                    rout, nr = _runs(W, top_type, top_size, naturals, v, rout, vals, idx)
+                    nr = _runs(W, top_type, top_size, naturals, v, rout, vals, idx)
+                    if nr > cap:
+                        return -1, 0
                     for i in range(nr):
                         size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                         if 2 * hi > min_rank:
                             wn = _popcount(wild)
                             key = pack(MELD_KIND, RUN, size, 2 * hi, wn, kind, -1, s, 1, c, delta,
                                        used >> MIN_VALUE, wild >> MIN_VALUE)
-                            ident = (key & 8191, _value_bits_to_cards(s, used) | np.int64(1) << c, wn)
-                            if ident not in seen:
-                                seen.add(ident)
-                                buf, nk = _push(buf, nk, key)
+                            if n_seen >= 2 * cap:
+                                return -1, 0
+                            if _ident_add(tab, key & 8191 | wn << 13,
+                                          _value_bits_to_cards(s, used) | np.int64(1) << c):
+                                n_seen += 1
+                                nk = _put(buf, nk, key)
         elif effect == 2 and runs_ok:  # suit change: one suited card counts as another suit (Runs)
             for j in range(n_suited):
                 c = suited[j]
@@ -419,20 +482,26 @@ def _melds_keys(hand, top_type, top_size, top_rank, ride_along):
                 for s1 in range(N_SUITS):
                     if s1 == s0 or not suit_values[s1] & reach:
                         continue
-                    rout, nr = _runs(W, top_type, top_size, suit_values[s1], a, rout, vals, idx)
+                    nr = _runs(W, top_type, top_size, suit_values[s1], a, rout, vals, idx)
+                    if nr > cap:
+                        return -1, 0
                     for i in range(nr):
                         size, hi, used, wild = rout[i, 0], rout[i, 1], rout[i, 2], rout[i, 3]
                         if 2 * hi > min_rank:
                             wn = _popcount(wild)
                             key = pack(MELD_KIND, RUN, size, 2 * hi, wn, kind, -1, s1, 1, c, s1,
                                        used >> MIN_VALUE, wild >> MIN_VALUE)
-                            ident = (key & 8191, _value_bits_to_cards(s1, used) | np.int64(1) << c, wn)
-                            if ident not in seen:
-                                seen.add(ident)
-                                buf, nk = _push(buf, nk, key)
+                            if n_seen >= 2 * cap:
+                                return -1, 0
+                            if _ident_add(tab, key & 8191 | wn << 13,
+                                          _value_bits_to_cards(s1, used) | np.int64(1) << c):
+                                n_seen += 1
+                                nk = _put(buf, nk, key)
     if held[HIGHEST_SINGLE] and (top_type == 0 or top_type == SINGLE):
-        buf, nk = _push(buf, nk, HIGHEST_KEY)
-    return buf[:nk], ride
+        nk = _put(buf, nk, HIGHEST_KEY)
+    if nk > cap:
+        return -1, 0
+    return nk, ride
 
 
 HIGHEST_KEY = (SINGLE | 1 << 2 | HIGHEST_SINGLE_RANK << 6 | (HIGHEST_SINGLE + 1) << 16 | 1 << 22
