@@ -38,10 +38,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from .engine.artifacts import ARTIFACT_KINDS, CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
 from .engine.cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUIT_NAMES, card_name
+from .engine.jit import njit
 from .engine.moves import PlayList
 from .engine.plays import Play, PlayKind
 

@@ -13,9 +13,8 @@ bookkeeping stay in Python, in the environment.
 
 from __future__ import annotations
 
-from numba import njit
-
 from .engine import kernel
+from .engine.jit import njit
 from .engine.kernel import S_OVER
 from .vector_core import choose, new_decision, write_mask, write_obs
 

@@ -46,12 +46,12 @@ from __future__ import annotations
 from itertools import chain
 
 import numpy as np
-from numba import njit
 
 from .actions import ART_BASE, GROUP_BASE, MAX_WILDS, RUN_BASE, WILDS_BASE, WINDOWS, Decision
 from .engine.artifacts import ARTIFACT_KINDS
 from .engine.cards import N_SUITED
 from .engine.game import Game
+from .engine.jit import njit
 from .engine.rulings import HIGHEST_SINGLE_RANK
 
 MAX_SEATS = 5

@@ -31,11 +31,11 @@ one-card run is a Single). It gives the same numbers as the memoised search it r
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .engine import core
 from .engine.artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from .engine.cards import FIRST_ARTIFACT, N_SUITED, N_SUITS, N_VALUES, WILD
+from .engine.jit import njit
 from .engine.rulings import HIGHEST_SINGLE_RANK
 from .engine.scoring import BONUS_MAX_CARDS
 

@@ -22,7 +22,7 @@ entries of ``keys`` in use). Masks, choices and chosen plays are the same as wit
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from .actions import (
     ART_NONE, CARRY_BASE, CAULDRON_BASE, HALF_BASE, HIGHEST, N_ACTIONS, SUIT_BASE, TARGET_BASE, WILDS_BASE,
@@ -30,6 +30,7 @@ from .actions import (
 )
 from .engine import core, kernel
 from .engine.artifacts import CAULDRON, HALF_STEP, HIGHEST_SINGLE, SUIT_CHANGER
+from .engine.jit import njit
 from .engine.kernel import (
     HAND, KNOWN, N_CARD_IDS, PLAYED, S_CURRENT, S_GO_FIRST, S_N_PLAYERS, S_N_ROUNDS, S_OUTCOME, S_OVER,
     S_PASSED, S_ROUND, S_START, S_SUITS, S_TOP_RANK, S_TOP_SEAT, S_TOP_SIZE, S_TOP_TYPE, S_TOTALS, TRICK,

@@ -4,7 +4,8 @@ A hand is read into per-suit value bitmasks (bit ``v`` of ``suit_values[s]`` for
 ``s`` and value ``v``), per-value suit bitmasks, a wild count and the sorted artifact kinds held. Every
 play is produced as one ``int64`` *play key* that packs all 13 fields of :class:`~seers_env.plays.Play`
 (layout below); :mod:`seers_env.moves` turns keys into (interned) ``Play`` objects. The functions here are
-compiled with numba (``cache=True``: compiled once per install, then loaded from ``__pycache__``).
+compiled with numba (``cache=True`` through :func:`seers_env.engine.jit.njit`: compiled once per version of
+the compiled sources, then loaded from numba's cache).
 
 The order and the identity rule (one representative per play identity, rules section 3 [ruling]) are the
 ones documented in :mod:`seers_env.moves`; ``tests/moves_python.py`` keeps the readable pure-Python
@@ -36,10 +37,10 @@ bits      width  field
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from .cards import FIRST_ARTIFACT, MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, WILD
+from .jit import njit
 from .rulings import HIGHEST_SINGLE_RANK
 
 N_KINDS = len(ARTIFACT_KINDS)

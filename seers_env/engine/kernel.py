@@ -35,13 +35,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from . import core
 from .artifacts import GIFT, ROD
 from .cards import ARTIFACTS_PER_PLAYER, FIRST_ARTIFACT, MIN_VALUE, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, \
     SUITED_PER_PLAYER, WILD, WILDS_PER_PLAYER
 from .game import Deal, GameConfig, draw_deal_arrays
+from .jit import njit
 from .scoring import BONUS_MAX_CARDS
 
 # the fixed behaviours this kernel implements (see rulings.py); changing one means changing this module
