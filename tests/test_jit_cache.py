@@ -10,6 +10,7 @@ the list names every module that compiles with ``cache=True`` and everything tho
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import textwrap
@@ -81,7 +82,6 @@ def test_our_compiled_functions_use_the_sources_cache():
 
 _CALLEE = "from seers_env.engine.jit import njit\n\n@njit(cache=True)\ndef g(x):\n    return x + {}\n"
 _CALLER = textwrap.dedent("""\
-    import numba
     from seers_env.engine.jit import njit
     from callee import g
 
@@ -102,18 +102,25 @@ _RUN = textwrap.dedent("""\
     """)
 
 
-def test_a_changed_callee_in_another_file_is_recompiled(tmp_path):
-    """End to end: the caller's file is unchanged, its callee's file changes; the caller must not be stale."""
+@pytest.mark.parametrize("user_cache_dir", [False, True], ids=["in-tree", "NUMBA_CACHE_DIR"])
+def test_a_changed_callee_in_another_file_is_recompiled(tmp_path, user_cache_dir):
+    """End to end: the caller's file is unchanged, its callee's file changes; the caller must not be stale.
+
+    (numba's own cache would load the old caller here and return 20 after the edit.)
+    """
     (tmp_path / "callee.py").write_text(_CALLEE.format(1))
     (tmp_path / "caller.py").write_text(_CALLER)
+    cache_dir = tmp_path / "numba-cache" if user_cache_dir else tmp_path / "__pycache__"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir) if user_cache_dir else ""}
 
     def run():
         out = subprocess.run([sys.executable, "-c", _RUN, str(tmp_path)], capture_output=True, text=True,
-                             check=True, cwd=REPO, env={**__import__("os").environ, "NUMBA_CACHE_DIR": ""})
+                             check=True, cwd=REPO, env=env)
         value, hits, misses = map(int, out.stdout.split())
         return value, hits, misses
 
-    assert run() == (20, 0, 1)  # compiled, saved in tmp_path/__pycache__
+    assert run() == (20, 0, 1)  # compiled, saved under cache_dir
+    assert list(cache_dir.rglob("caller.f-*.nbi"))
     assert run() == (20, 1, 0)  # loaded from the cache
     (tmp_path / "callee.py").write_text(_CALLEE.format(2))
     assert run() == (30, 0, 1)  # caller.py unchanged, yet recompiled with the new callee

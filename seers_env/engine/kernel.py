@@ -2,7 +2,7 @@
 
 :class:`Game` keeps its state in Python lists and :class:`~seers_env.plays.Play` objects; this module keeps
 the state of ``N`` games (*slots*) in three arrays and applies *play keys* (:mod:`seers_env.engine.core`)
-to them in compiled code (numba, ``cache=True``: compiled once per install). A seeded kernel game plays
+to them in compiled code (numba, ``cache=True`` via :mod:`seers_env.engine.jit`). A seeded kernel game plays
 exactly as a seeded :class:`Game`: the same legal plays in the same order (both list them with
 :func:`seers_env.engine.core.legal_keys`), the same hands, scores and totals (``tests/test_kernel.py``).
 
