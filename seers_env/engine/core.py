@@ -157,17 +157,21 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
         size_lo = size_hi = top_size
     for size in range(size_lo, size_hi + 1):
         if size - need_extra > n_nat + W:
-            continue
-        for lo in range(MIN_VALUE, MAX_VALUE - size + 2):
+            break  # not enough cards for this size, so for any longer one
+        lo_first, lo_last = MIN_VALUE, MAX_VALUE - size + 1
+        if fbit:  # only the windows with the forced position
+            lo_first = max(lo_first, forced_value - size + 1)
+            lo_last = min(lo_last, forced_value)
+        fits = False
+        for lo in range(lo_first, lo_last + 1):
             hi = lo + size - 1
             wmask = ((1 << size) - 1) << lo
-            if fbit and not wmask & fbit:
-                continue
             present = naturals & wmask
             missing = wmask & ~present & ~fbit
             n_missing = _popcount(missing)
             if n_missing > W:
                 continue
+            fits = True
             spare = W - n_missing
             if spare == 0 or not present:
                 if n < cap:
@@ -204,6 +208,9 @@ def _runs(W, top_type, top_size, naturals, forced_value, out, vals, idx):
                     idx[i] += 1
                     for j in range(i + 1, k):
                         idx[j] = idx[j - 1] + 1
+        if not fits:
+            # a longer window (with the forced position) holds one of this size, so misses as many
+            break
     return n
 
 
@@ -407,13 +414,17 @@ def _melds_into(hand, top_type, top_size, top_rank, ride_along, work, cap):
                     nk = _put(buf, nk, bk | art_bits)  # rides along / declared unused
         if effect == 0 and kind != HALF_STEP:
             continue
-        # identities listed for this kind (type, size, rank, wilds; cards): a set in tab (_ident_add)
+        # Identities listed for this kind (type, size, rank, wilds; cards): a set in tab (_ident_add). Only
+        # Runs and all-wild groups go in it; other Singles and Sets made with an artifact never have a
+        # listed play's identity: a Cauldron group holds one card of another value than the rest (or is a
+        # card counted as another value), unlike a base group; the half-step plays of two groups with
+        # suited cards differ in cards or rank; and Runs have another type.
         tab[:, 0] = 0
         n_seen = 0
         if effect != 0:
             for i in range(nb):
                 bk = bkeys[i]
-                if (bk >> 6 & 127) > min_rank:  # nb <= cap: tab stays at most half full
+                if bk & 3 == RUN and (bk >> 6 & 127) > min_rank:  # nb <= cap: tab at most half full
                     n_seen += _ident_add(tab, bk & 8191 | (bk >> 13 & 7) << 13, bcards[i])
         if kind == HALF_STEP:
             for i in range(nb):
@@ -421,10 +432,11 @@ def _melds_into(hand, top_type, top_size, top_rank, ride_along, work, cap):
                 rank = bk >> 6 & 127
                 for step in (1, -1):
                     r = rank + step
-                    if r > min_rank:  # at most 2 * nb <= 2 * cap identities
-                        if _ident_add(tab, (bk & 63) | r << 6 | (bk >> 13 & 7) << 13, bcards[i]):
-                            key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
-                            nk = _put(buf, nk, key)
+                    # at most 2 * nb <= 2 * cap identities in tab
+                    if r > min_rank and ((bk & 3 != RUN and bcards[i] != 0)
+                                         or _ident_add(tab, (bk & 63) | r << 6 | (bk >> 13 & 7) << 13, bcards[i])):
+                        key = (bk & ~(127 << 6 | 7 << 30)) | r << 6 | art_bits | 1 << 22 | (step + 1) << 30
+                        nk = _put(buf, nk, key)
             continue
         if effect == 1:  # Cauldron of Sorcery: one suited card counts as value +1 or -1
             for j in range(n_suited):
@@ -440,16 +452,9 @@ def _melds_into(hand, top_type, top_size, top_rank, ride_along, work, cap):
                         for i in range(ng):
                             size, sub, w = gout[i, 0], gout[i, 1], gout[i, 2]
                             mt = SINGLE if size == 1 else SET
-                            cm = np.int64(1) << c
-                            for t in range(N_SUITS):
-                                if sub >> t & 1:
-                                    cm |= 1 << (t * N_VALUES + v - MIN_VALUE)
+                            # never a listed identity (see above): listed without a look-up
                             key = pack(MELD_KIND, mt, size, 2 * v, w, kind, -1, -1, 1, c, delta, sub, v)
-                            if n_seen >= 2 * cap:
-                                return -1, 0
-                            if _ident_add(tab, key & 8191 | w << 13, cm):
-                                n_seen += 1
-                                nk = _put(buf, nk, key)
+                            nk = _put(buf, nk, key)
                     if not runs_ok:
                         continue
                     naturals = suit_values[s] & ~(1 << a)
