@@ -238,7 +238,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         for (spec, tournament), paired in zip(result.evaluation, result.paired):
             typer.echo(f"\nLearned agent vs {players - 1} x {spec} ({tournament.deals} deals never used in "
-                       f"training x {players} seat rotations, seed {tournament.seed})")
+                       f"training\n  x {players} seat rotations, seed {tournament.seed})")
             from agents.tournament import paired_differences
 
             print_table(tournament, paired=paired_differences(tournament, spec))
@@ -248,9 +248,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(f"Warm start: {cfg.imitation_samples:,} {cfg.teacher} decisions, "
                        f"{s['imitation_seconds']:.0f} s (teacher's play top-scored "
                        f"{100 * s['imitation_accuracy']:.1f}%)")
-        typer.echo(f"Self-play: {s['all_decisions']:,} decisions ({s['train_decisions']:,} with a choice, "
-                   f"trained on) in {s['ppo_seconds']:.0f} s = {s['decisions_per_s']:,.0f} decisions/s; "
-                   f"{s['rounds']:,} rounds")
+        typer.echo(f"Self-play: {s['all_decisions']:,} plays by all seats in {s['ppo_seconds']:.0f} s "
+                   f"({s['decisions_per_s']:,.0f}/s), {s['rounds']:,} rounds;")
+        typer.echo(f"  trained on the policy's {s['train_decisions']:,} decisions with a choice")
 
     @bench_app.command("train")
     def bench_train(

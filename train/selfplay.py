@@ -660,12 +660,12 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
             if done or now - last_log >= progress_every:
                 last_log = now
                 if deadline is not None:
-                    eta = f"{max(0.0, deadline - now) / 60:.1f} min left"
+                    done_part = f"trained {trained:,d}, {max(0.0, deadline - now) / 60:.1f} min left"
                 else:
-                    eta = f"{trained}/{budget} decisions"
-                log(f"iter {it:4d} | {pool.decisions:9,d} decisions ({stats['decisions_per_s']:,.0f}/s, "
-                    f"{trained:,d} trained) | {pool.rounds:6,d} rounds | entropy {stats['entropy']:.2f} "
-                    f"| {eta}")
+                    done_part = f"trained {trained:,d}/{budget:,d}"
+                # at most 80 columns: plays/s counts every seat's plays, "trained" the policy's decisions
+                log(f"iter {it:4d}  {done_part}  plays/s {stats['decisions_per_s']:,.0f}  "
+                    f"rounds {pool.rounds:,d}  entropy {stats['entropy']:.2f}")
             if done:
                 break
         summary.update(ppo_seconds=time.perf_counter() - start, iterations=it, train_decisions=trained,

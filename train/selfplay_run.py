@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import textwrap
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -100,9 +101,10 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
     budget = f"{cfg.minutes:g} minutes" if cfg.minutes is not None else f"{cfg.decisions:,} decisions"
     warm = (f"a warm start on {cfg.imitation_samples:,} {cfg.teacher} decisions, then "
             if cfg.imitation_samples else "")
-    echo(f"Training {run_dir}: {warm}self-play PPO for {budget} ({cfg.n_players} players, "
+    wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ")
+    echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({cfg.n_players} players, "
          f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation deals "
-         f"x {cfg.n_players} seat rotations per baseline")
+         f"x {cfg.n_players} seat rotations per baseline"))
     t0 = time.perf_counter()
     net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,
                                   on_iteration=on_iteration, trained_with=command)
@@ -116,8 +118,8 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
         agent = LearnedAgent(str(model_path))
         agent.name = "learned"
         for spec in final_specs:
-            echo(f"final evaluation: learned vs {cfg.n_players - 1} x {spec}, {final_games} deals x "
-                 f"{cfg.n_players} seat rotations ...")
+            echo(wrap.fill(f"final evaluation: learned vs {cfg.n_players - 1} x {spec}, {final_games} deals x "
+                 f"{cfg.n_players} seat rotations ..."))
             tour = run_tournament([agent] + [spec] * (cfg.n_players - 1), games=final_games, seed=eval_seed,
                                   workers=workers, n_rounds=4, progress=True,
                                   artifact_deck=tuple(cfg.artifact_deck))
