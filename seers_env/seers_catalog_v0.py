@@ -135,34 +135,6 @@ class _PlayLog:
             self.applied += 1
 
 
-class _CatchingUpGame(Game):
-    """A :class:`Game` that has missed plays of its environment: the first attribute access (read, write
-    or delete) applies them (:meth:`_PlayLog.catch_up`) and turns the object back into a plain ``Game``.
-
-    The environment switches its game's class to this one when it applies a play, so that the object
-    handed out as ``env.unwrapped.game`` stays live (a reference kept across steps sees every play) while
-    a step costs nothing for the many callers that never read it. Copying or pickling reads attributes,
-    so copies are plain, caught-up games.
-    """
-
-    def _become_current(self) -> None:
-        log = object.__getattribute__(self, "__dict__").pop("_catch_up")
-        object.__setattr__(self, "__class__", Game)
-        log.catch_up(self)
-
-    def __getattribute__(self, name: str) -> Any:
-        _CatchingUpGame._become_current(self)
-        return getattr(self, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _CatchingUpGame._become_current(self)
-        setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _CatchingUpGame._become_current(self)
-        delattr(self, name)
-
-
 class raw_env(AECEnv):
     """The Seers Catalog AEC environment without wrappers (see the module docstring for the card).
 
@@ -173,8 +145,9 @@ class raw_env(AECEnv):
 
     Attributes:
         game: the engine :class:`Game` of the current episode (``None`` before ``reset()``); read-only by
-            convention. It is built from the episode's seed on first access and kept up to date on demand:
-            a reference kept across steps sees every play the environment applies.
+            convention. It is built from the episode's seed on first access and, from then on, applies
+            every play the environment applies (a reference kept across steps, and the lists taken from
+            it, stay live), so steps then cost what the Python engine costs.
         decision: the pending :class:`~seers_env.actions.Decision` of ``agent_selection`` (the completed
             one once the game is over; ``None`` before ``reset()``), built on first access.
 
@@ -449,12 +422,11 @@ class raw_env(AECEnv):
             self.render()
 
     def _played(self, key: int) -> None:
-        """Log the play key applied; the Game object, if built, catches up when next read."""
+        """Log the play key applied; the Game object, once built, applies it too (so it, and every list
+        taken from it, stays live, as when the environment ran on ``Game``)."""
         self._log.keys.append(key)
-        g = self._game
-        if g is not None and type(g) is Game:
-            g.__dict__["_catch_up"] = self._log
-            g.__class__ = _CatchingUpGame
+        if self._game is not None:
+            self._log.catch_up(self._game)
 
     def _end_game(self) -> None:
         """The last round was scored: every agent terminates; ``"win"`` rewards by place (section 5)."""

@@ -217,3 +217,51 @@ def test_unpickled_env_keeps_its_info_masks_read_only():
         with pytest.raises(ValueError):
             mask[...] = 0
         assert x.last()[0]["action_mask"].sum() == e.last()[0]["action_mask"].sum() > 0
+
+
+def test_lists_taken_from_a_held_game_stay_live():
+    """Once built, env.game applies every play at once, so its lists (events, hands) stay current."""
+    e = raw_env(n_players=3, n_rounds=1)
+    e.reset(seed=0)
+    ref = _Reference(e, np.random.default_rng(0))
+    g = e.game
+    events, hand0 = g.events, g.hands[0]
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        a = int(rng.choice(np.flatnonzero(e.infos[e.agent_selection]["action_mask"])))
+        e.step(a)
+        ref.step(a, "score")
+    assert len(events) == len(ref.game.events) > 1
+    assert list(hand0) == list(ref.game.hands[0])
+
+
+def test_threads_reading_a_held_game_agree():
+    """Reading env.game never mutates it, so readers on several threads see one and the same game."""
+    import threading
+
+    e = raw_env(n_players=4, n_rounds=1)
+    e.reset(seed=3)
+    ref = _Reference(e, np.random.default_rng(3))
+    g = e.game
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        if e.terminations[e.agent_selection]:
+            break
+        a = int(rng.choice(np.flatnonzero(e.infos[e.agent_selection]["action_mask"])))
+        e.step(a)
+        ref.step(a, "score")
+    counts, errors = [], []
+
+    def read():
+        try:
+            counts.append(len(g.legal_plays()))
+        except Exception as err:  # pragma: no cover - the failure this test guards against
+            errors.append(repr(err))
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and counts == [len(ref.game.legal_plays())] * 4
+    assert g.to_dict() == ref.game.to_dict()

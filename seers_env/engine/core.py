@@ -286,7 +286,8 @@ def _ident_slot(tab, a, b):
     ``slots`` a power of two, column 0 zero where free): where it is, or the free slot where it would go."""
     mask = tab.shape[0] - 1
     x = b ^ (b >> 29) ^ a ^ (a << 43)  # fold the card bits above 40 into the low ones
-    j = (x * -7046029254386353131 >> 40) & mask  # multiplicative hashing (Knuth): the product's high bits
+    y = (x ^ (x >> 28) ^ (x >> 56)) & 0xFFFFFFF  # 28 bits, so the product below stays under 2**63
+    j = ((y * 2654435761) >> 20) & mask  # multiplicative hashing (Knuth), without overflow (also uncompiled)
     while tab[j, 0] != 0 and (tab[j, 0] != a or tab[j, 1] != b):
         j = (j + 1) & mask
     return j
