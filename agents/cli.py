@@ -65,7 +65,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
         paired = paired_differences(result, baseline) if baseline else None
-        print_table(result, wide=wide, paired=paired)
+        print_table(result, wide=wide, paired=paired, wide_hint=True)
         seat = None
         if seat_baseline.strip():
             try:
@@ -74,7 +74,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
             typer.echo(f"\nEach agent minus {seat['baseline_table']} in the same seats of the same "
-                       f"{seat['deals']} deals (95% t interval):")
+                       f"{seat['deals']} deals\n(95% t interval):")
             for label, d in seat["agents"].items():
                 ci = "n/a" if d["ci"] is None else f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
                 typer.echo(f"  {label:<14} {d['mean_diff']:+.2f} {ci}  {d['verdict']}")

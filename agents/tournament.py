@@ -122,17 +122,18 @@ class TournamentResult:
         with open(path, encoding="utf-8") as f:
             return cls.from_dict(json.load(f))
 
-    def table(self, wide: bool = False, paired: dict[str, Any] | None = None):
+    def table(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False):
         """A ``rich.table.Table`` of the per-agent stats, best mean game score first.
 
         Args:
             wide: every column (games, round score, openskill mu±sigma too); default: the columns that
                 fit 80 characters.
             paired: the result of :func:`paired_differences` (adds the difference from its baseline).
+            wide_hint: add the caption line "--wide: all columns" (for commands that have ``--wide``).
         """
         from rich.table import Table
 
-        cells = table_cells(self, wide=wide, paired=paired)
+        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint)
         t = Table(title=cells["title"], caption="\n".join(cells["legend"] + cells["caption"]),
                   caption_justify="left")
         for i, col in enumerate(cells["headers"]):
@@ -143,10 +144,10 @@ class TournamentResult:
             t.add_row(*row)
         return t
 
-    def text(self, wide: bool = False, paired: dict[str, Any] | None = None) -> str:
+    def text(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False) -> str:
         """The same table as :meth:`table` as plain text (a Markdown pipe table with its caption), for
         output that is not a terminal (files, pipes, notebooks)."""
-        cells = table_cells(self, wide=wide, paired=paired)
+        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint)
         return markdown_table(cells)
 
 
@@ -540,7 +541,7 @@ def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool 
 
 
 def table_cells(result: TournamentResult, wide: bool = False,
-                paired: dict[str, Any] | None = None) -> dict[str, Any]:
+                paired: dict[str, Any] | None = None, wide_hint: bool = False) -> dict[str, Any]:
     """Title, headers, rows (strings, best mean game score first), legend and caption lines of a
     result's table; :meth:`TournamentResult.table` and :meth:`TournamentResult.text` render them.
 
@@ -580,7 +581,7 @@ def table_cells(result: TournamentResult, wide: bool = False,
         caption.append(f"vs {names[base]}: paired per-deal difference from {names[base]}'s game score ± "
                        f"half-width of its 95% t interval over {paired['deals']} deals; 'tie' when the "
                        f"interval holds 0")
-    if not wide:
+    if wide_hint and not wide:
         caption.append("--wide: all columns")
     title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
              f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
@@ -610,7 +611,7 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
 
 
 def print_table(result: TournamentResult, wide: bool = False, paired: dict[str, Any] | None = None,
-                file=None) -> None:
+                file=None, wide_hint: bool = False) -> None:
     """Print a result's table to ``file`` (default ``sys.stdout``): a rich table on a terminal, plain
     text (:meth:`TournamentResult.text`) otherwise."""
     import sys
@@ -619,6 +620,6 @@ def print_table(result: TournamentResult, wide: bool = False, paired: dict[str, 
     if file.isatty():
         from rich.console import Console
 
-        Console(file=file).print(result.table(wide=wide, paired=paired))
+        Console(file=file).print(result.table(wide=wide, paired=paired, wide_hint=wide_hint))
     else:
-        print(result.text(wide=wide, paired=paired), file=file, flush=True)
+        print(result.text(wide=wide, paired=paired, wide_hint=wide_hint), file=file, flush=True)

@@ -330,3 +330,18 @@ def test_run_folder_is_lean_and_listed(tiny_run):
     out = CliRunner().invoke(app, ["runs", "--out", str(run_dir.parent)], env={"COLUMNS": "80"})
     assert out.exit_code == 0, out.output
     assert "| tiny" in out.output and max(len(x) for x in out.output.splitlines()) <= 80
+
+
+def test_rllib_without_ray_is_a_clear_error_and_writes_nothing(tmp_path, monkeypatch):
+    """--algo rllib without the distributed extra: a one-line usage error, before any run folder."""
+    import importlib.util
+
+    from seers_env.cli import app
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    result = CliRunner().invoke(app, ["train", "--algo", "rllib", "--out", str(tmp_path), "--name", "r"],
+                                env={"COLUMNS": "80"})
+    assert result.exit_code == 2
+    assert "distributed" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()

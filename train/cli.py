@@ -55,7 +55,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                        "same players and deck) instead of the heuristic-residual start."),
         teacher: str = typer.Option(None, help="Agent cloned by the warm start: heuristic (selfplay "
                                     "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
-                                    "Same as --imitation-teacher."),
+                                    "maskable-ppo takes heuristic, greedy or random. Same as --imitation-teacher."),
         steps: int = typer.Option(_DEFAULTS.total_timesteps, help="maskable-ppo: Training budget in environment steps "
                                   "(learner decisions); with --resume, the total to reach."),
         opponents: str = typer.Option(DEFAULT_MIX, help="maskable-ppo: Opponent mix 'spec:weight,...'; specs: self "
@@ -68,7 +68,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         vec_env: str = typer.Option(_DEFAULTS.vec_env, help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
         rounds: int = typer.Option(_DEFAULTS.n_rounds, help="maskable-ppo: Rounds per game (episode)."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
-        seed: int = typer.Option(_DEFAULTS.seed, help="Seeds everything: environments, league, PPO, evaluation."),
+        seed: int = typer.Option(_DEFAULTS.seed, help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, help="maskable-ppo: Steps between evaluations (0: none)."),
         eval_games: int = typer.Option(_DEFAULTS.eval_games, help="maskable-ppo: Deals per evaluation during training."),
         final_games: int = typer.Option(400,
@@ -79,8 +79,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
         checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, help="maskable-ppo: Steps between checkpoints."),
         snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, help="maskable-ppo: Steps between self-play snapshots."),
-        learning_rate: float = typer.Option(None, help=f"Adam learning rate (default: selfplay "
-                                            f"{_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g})."),
+        learning_rate: float = typer.Option(None, help="Adam learning rate (default: " + (
+            f"{_SELFPLAY.lr:g} for both learners" if _SELFPLAY.lr == _DEFAULTS.learning_rate
+            else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}") + ")."),
         n_steps: int = typer.Option(_DEFAULTS.n_steps, help="maskable-ppo: PPO rollout length per environment."),
         batch_size: int = typer.Option(_DEFAULTS.batch_size, help="maskable-ppo: PPO minibatch size."),
         epochs: int = typer.Option(None, help=f"PPO epochs per update (default: selfplay "
@@ -93,8 +94,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                              f"{_SELFPLAY.imitation_epochs}, maskable-ppo "
                                              f"{_DEFAULTS.imitation_epochs})."),
         imitation_teacher: str = typer.Option(None,
-                                              help="Agent cloned by the warm start: heuristic, greedy or "
-                                                   "random."),
+                                              help="Same as --teacher."),
         workers: int = typer.Option(_DEFAULTS.workers, help="Processes of the evaluation tournaments."),
         resume: str = typer.Option(None, help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
@@ -130,6 +130,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"--algo {algo!r} is not one of {', '.join(ALGOS)}")
         teacher = teacher or imitation_teacher
         if algo == "rllib":
+            import importlib.util
+
+            if importlib.util.find_spec("ray") is None:
+                raise typer.BadParameter("--algo rllib needs Ray RLlib, which is not installed: "
+                                         "pip install -e '.[distributed]'", param_hint="--algo")
             from .rllib_cli import train_rllib_cli
 
             train_rllib_cli(
@@ -243,7 +248,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
             print_table(tournament, paired=paired_differences(tournament, spec))
         s = result.summary
-        typer.echo(f"Run folder: {result.run_dir}  (agent spec: learned:{result.model_path})")
+        typer.echo(f"Run folder: {result.run_dir}")
+        typer.echo(f"  agent spec: learned:{result.model_path}")
         if "imitation_accuracy" in s:
             typer.echo(f"Warm start: {cfg.imitation_samples:,} {cfg.teacher} decisions, "
                        f"{s['imitation_seconds']:.0f} s (teacher's play top-scored "

@@ -50,7 +50,7 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
     else:
         caption.append("--wide: scores, win rates and disk use by part")
     total = sum(r["size"] for r in runs)
-    return {"title": f"{len(runs)} runs, {format_size(total)} in all", "headers": headers, "rows": rows,
+    return {"title": f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {format_size(total)} in all", "headers": headers, "rows": rows,
             "legend": [], "caption": caption}
 
 
