@@ -66,6 +66,7 @@ class ProgressLines:
         self.paused = 0.0  # seconds excluded from the rate (e.g. evaluations)
         self.rate_note = rate_note
         self.lines = 0
+        self._last_printed: tuple[int, str] | None = None  # (done, note) of the last line printed
 
     def line(self, done: int, note: str = "") -> str:
         """The text of a progress line for ``done`` units (nothing is printed)."""
@@ -87,12 +88,16 @@ class ProgressLines:
         self.echo(self.line(done, note))
         self.last = self.clock()
         self.lines += 1
+        self._last_printed = (done, note)
         return True
 
     def close(self, done: int, note: str = "") -> None:
-        """Print the last line (always)."""
+        """Print the last line, unless :meth:`update` just printed the same count and note."""
+        if self._last_printed == (done, note):
+            return
         self.echo(self.line(done, note))
         self.lines += 1
+        self._last_printed = (done, note)
 
 
 __all__ = ["ProgressLines", "format_duration", "is_terminal"]

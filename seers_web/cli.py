@@ -44,7 +44,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             from .sessions import Limits
         except ModuleNotFoundError as err:
             raise typer.BadParameter(f"the web extra is not installed ({err.name} is missing): "
-                                     "pip install 'seers-catalog[web]'") from None
+                                     "pip install -e '.[web]' in the project's checkout") from None
         from agents import make_agent
 
         specs = tuple(a.strip() for a in agent if a.strip())

@@ -42,3 +42,17 @@ def test_bad_arguments_and_helpers():
     class NoTty:
         pass
     assert not is_terminal(NoTty())
+
+
+def test_close_does_not_repeat_the_line_update_just_printed():
+    clock, out = FakeClock(), []
+    p = ProgressLines(10, "deals", every_s=10, echo=out.append, clock=clock)
+    clock.t += 10
+    assert p.update(10)
+    p.close(10)
+    assert len(out) == 1 and out[0].startswith("10/10 deals (100%)")
+    p2 = ProgressLines(10, "deals", every_s=10, echo=out.append, clock=clock)
+    clock.t += 10
+    assert p2.update(9)
+    p2.close(10)  # a new count: printed
+    assert len(out) == 3 and out[-1].startswith("10/10 deals")

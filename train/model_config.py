@@ -254,7 +254,7 @@ def check_model_config(trained: ModelConfig | None, *, source: str | os.PathLike
             line = f"{key}: trained {_show(key, have)}, used {_show(key, want)}"
             (soft if key in OFF_CONFIG_FIELDS else hard).append(line)
     if hard or (soft and not allow_off_config):
-        hint = "" if hard else "; load it with allow_off_config=True to play it there on purpose"
+        hint = "" if hard else "; from Python, load it with allow_off_config=True to play it there on purpose"
         raise ModelConfigError(f"model {str(source)!r} does not fit this use ({'; '.join(hard + soft)}): it was "
                                f"trained for {trained.describe()}{hint}")
     for line in soft:
