@@ -290,6 +290,8 @@ def test_progress_lines_when_not_a_terminal(tmp_path):
     progress = [x for x in lines if x.startswith("train: ")]
     assert progress, lines
     last = progress[-1]
+    assert all(len(x) <= 80 for line in lines for x in line.split("\n")), lines  # wrapped at 80 columns
+    last = " ".join(last.split())  # the wrapped line, joined again
     assert result.timesteps == 64 and last.startswith("train: 64/64 steps (100%), ")
     assert "steps/s" in last and "ETA" in last and "last eval at 64: vs random" in last
     # the speed of the lines and of the summary say what they count

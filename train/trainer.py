@@ -496,6 +496,18 @@ def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
     return run_dir, TrainConfig.from_dict(json.loads(cfg_path.read_text())["config"])
 
 
+def _fit_80(echo: Callable[[str], None]) -> Callable[[str], None]:
+    """``echo`` with each line wrapped at 80 columns (continuations indented 2 more than the line)."""
+    import textwrap
+
+    def fit(text: str) -> None:
+        for line in str(text).split("\n"):
+            indent = " " * (len(line) - len(line.lstrip(" ")))
+            echo(textwrap.fill(line, 80, subsequent_indent=indent + "  ") if len(line) > 80 else line)
+
+    return fit
+
+
 def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress: bool = True,
           final_eval: bool = True, echo: Callable[[str], None] = print, force: bool = False) -> TrainResult:
     """Train a MaskablePPO agent, save it in a run folder and evaluate it against the baselines.
@@ -524,6 +536,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     from sb3_contrib import MaskablePPO
 
     from seers_env.actions import N_ACTIONS
+
+    echo = _fit_80(echo)
     from seers_env.observation import OBS_DIM
 
     th.set_num_threads(config.torch_threads)
