@@ -494,6 +494,7 @@ def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs
 # --- actors in worker processes -----------------------------------------------------------------------
 def _actor_main(conn, cfg: SelfPlayConfig, seed: int) -> None:
     torch.set_num_threads(1)
+    torch.set_flush_denormal(True)  # as the learner (train_selfplay)
     actor = Actor(cfg, seed)
     while True:
         msg = conn.recv()
@@ -598,6 +599,18 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
     """
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.threads))
+    # Denormal floats in PPO's activations and gradients made later updates up to 1.6x slower on x86;
+    # flushing them to zero (torch.set_flush_denormal) is undone before returning.
+    torch.set_flush_denormal(True)
+    try:
+        return _train_selfplay(cfg, out_path, log, progress_every, on_iteration, trained_with)
+    finally:
+        torch.set_flush_denormal(False)
+
+
+def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[str], None], progress_every: float,
+                    on_iteration: Callable[[int, PlayScoringNet, dict[str, Any]], None] | None,
+                    trained_with: str) -> tuple[PlayScoringNet, dict[str, Any]]:
     rng = np.random.default_rng(cfg.seed)
     if cfg.init_model:
         from .scoring_policy import ALGORITHM, FEATURE_STRING, load_policy
