@@ -45,7 +45,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
-        from .tournament import agent_labels, paired_differences, print_table, run_tournament, seat_differences
+        from .tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
+                                 seat_differences)
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
         baseline = baseline.strip()
@@ -66,6 +67,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(str(err)) from None
         paired = paired_differences(result, baseline) if baseline else None
         print_table(result, wide=wide, paired=paired, wide_hint=True)
+        timing = decision_time_line(result)
+        if timing:
+            typer.echo(timing)
         seat = None
         if seat_baseline.strip():
             try:

@@ -13,7 +13,11 @@ Statistics per agent (a label: the spec, with ``#2``, ``#3``... added to repeate
   over the D per-deal means (games of one deal are correlated, so deals are the independent units);
 * win rate (a shared win counts ``1/k``) with a 95% Wilson score interval over the games;
 * an openskill Plackett-Luce rating (``openskill.models.PlackettLuce``), updated game by game in
-  (deal, rotation) order from the finishing places (ties by total and last round share a place).
+  (deal, rotation) order from the finishing places (ties by total and last round share a place);
+* the CPU time an agent spends per decision with a choice (two or more legal plays), measured with
+  ``time.process_time`` around ``act`` in the process that plays the game. It depends on the machine
+  and its load, unlike everything else in a result, so it is kept apart
+  (:attr:`TournamentResult.cpu_ms_per_choice`) and tables leave it out (:func:`decision_time_line`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import copy
 import json
 import math
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -73,6 +78,9 @@ class TournamentResult:
         agents: label -> :class:`AgentStats`.
         games: one dict per game, in (deal, rotation) order: ``deal``, ``rotation``, ``deal_seed``,
             ``seats`` (label at each seat), ``totals`` and ``round_scores`` (per seat), ``winners`` (seats).
+        cpu_ms_per_choice: label -> mean CPU milliseconds per decision with a choice (agents with no such
+            decision are left out). The one field that depends on the machine and its load: the others
+            are the same for the same seed.
     """
 
     specs: list[str]
@@ -83,6 +91,7 @@ class TournamentResult:
     seed: int
     agents: dict[str, AgentStats] = field(default_factory=dict)
     games: list[dict[str, Any]] = field(default_factory=list)
+    cpu_ms_per_choice: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (``agents`` as label -> stats dict)."""
@@ -114,7 +123,8 @@ class TournamentResult:
                 v[key] = None if ci is None or not all(math.isfinite(x) for x in ci) else tuple(ci)
             agents[k] = AgentStats(**v)
         return cls(list(d["specs"]), list(d["labels"]), d["n_players"], d["n_rounds"], d["deals"], d["seed"],
-                   agents, copy.deepcopy(list(d["games"])))  # nothing shared with d
+                   agents, copy.deepcopy(list(d["games"])),  # nothing shared with d
+                   {str(k): float(v) for k, v in d.get("cpu_ms_per_choice", {}).items()})  # older files: none
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> TournamentResult:
@@ -202,12 +212,21 @@ def play_deal(specs: list[str], deal: int, deal_seed: int, seed: int, n_rounds: 
             agents.append(_instantiate(specs[order[seat]], agent_seed))
         game = Game(config, seed=deal_seed)
         views = [SeatView(game, s) for s in range(n)]
+        cpu = [0.0] * n
+        choices = [0] * n
         while not game.game_over:
             seat = game.current
-            game.apply(agents[seat].act(views[seat]))
+            if len(game.legal_plays()) > 1:
+                t0 = time.process_time()
+                play = agents[seat].act(views[seat])
+                cpu[seat] += time.process_time() - t0
+                choices[seat] += 1
+            else:
+                play = agents[seat].act(views[seat])
+            game.apply(play)
         records.append({"deal": deal, "rotation": rotation, "deal_seed": deal_seed, "agents": order,
                         "totals": game.totals, "round_scores": [list(r) for r in game.round_scores],
-                        "winners": game.winners()})
+                        "winners": game.winners(), "choice_cpu_s": cpu, "choices": choices})
     return records
 
 
@@ -245,6 +264,8 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
     games = []
     per_deal: dict[int, list[list[float]]] = {}  # deal -> per agent list of game scores
     wins = [0.0] * n
+    cpu = [0.0] * n
+    choices = [0] * n
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
     for r in records:
@@ -258,6 +279,9 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
             bucket[a].append(totals[seat])
         for seat in r["winners"]:
             wins[order[seat]] += 1 / len(r["winners"])
+        for seat, a in enumerate(order):
+            cpu[a] += r.get("choice_cpu_s", [0.0] * n)[seat]
+            choices[a] += r.get("choices", [0] * n)[seat]
         places = placements(totals, r["round_scores"][-1])
         new = model.rate([[ratings[a]] for a in order], ranks=places)
         for seat, a in enumerate(order):
@@ -274,7 +298,26 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
             mu=float(ratings[a].mu), sigma=float(ratings[a].sigma), ordinal=float(ratings[a].ordinal()),
             notes={} if ci is not None else {key: "one deal: an interval needs two or more"
                                               for key in ("score_ci", "round_score_ci")})
+        if choices[a]:
+            result.cpu_ms_per_choice[label] = 1000.0 * cpu[a] / choices[a]
     return result
+
+
+def decision_time_line(result: TournamentResult, width: int = 80) -> str:
+    """One wrapped line of each agent's mean CPU time per decision with a choice, in milliseconds
+    (:attr:`TournamentResult.cpu_ms_per_choice`), slowest first; ``""`` when no agent has a figure.
+
+    These times depend on the machine and its load (the module docstring); the rest of a result does not.
+    """
+    import textwrap
+
+    names = short_labels(list(result.labels))
+    timed = sorted(((ms, names[label]) for label, ms in result.cpu_ms_per_choice.items()), key=lambda t: -t[0])
+    if not timed:
+        return ""
+    parts = ", ".join(f"{name} {ms:.3g}" for ms, name in timed)
+    return "\n".join(textwrap.wrap(f"CPU ms per decision with a choice (varies with machine and load): {parts}", width,
+                                   subsequent_indent="  "))
 
 
 def _pool_context():

@@ -51,7 +51,8 @@ def test_same_seed_same_results_whatever_the_workers():
     kwargs = dict(games=3, seed=5, n_rounds=1, progress=False)
     a = run_tournament(["random", "greedy"], workers=1, **kwargs).to_dict()
     b = run_tournament(["random", "greedy"], workers=2, **kwargs).to_dict()
-    assert a == b
+    assert set(a.pop("cpu_ms_per_choice")) == set(b.pop("cpu_ms_per_choice")) == {"random", "greedy"}
+    assert a == b  # everything but the CPU times
     c = run_tournament(["random", "greedy"], workers=1, games=3, seed=6, n_rounds=1, progress=False).to_dict()
     assert c["games"] != a["games"]
 
@@ -104,9 +105,13 @@ def test_seers_eval_command(tmp_path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "greedy" in result.output and out.exists()
+    assert "CPU ms per decision with a choice" in result.output
     first = TournamentResult.from_json(out).to_dict()
+    assert set(first.pop("cpu_ms_per_choice")) == {"greedy", "random"}
     assert CliRunner().invoke(app, args).exit_code == 0
-    assert TournamentResult.from_json(out).to_dict() == first
+    again = TournamentResult.from_json(out).to_dict()
+    again.pop("cpu_ms_per_choice")  # the one machine-dependent field
+    assert again == first
     bad = CliRunner().invoke(app, ["eval", "--agents", "greedy,nobody", "--games", "1", "--no-progress"])
     assert bad.exit_code != 0 and "nobody" in bad.output
 
@@ -127,6 +132,9 @@ def test_agent_instances_play_in_a_tournament_and_are_labelled_by_name():
     assert result.agents["lowest"].games == 4
     again = run_tournament([_LowestSingle(), "random"], games=2, seed=3, workers=1, n_rounds=1,
                            progress=False)
+    assert result.cpu_ms_per_choice["lowest"] >= 0.0 and result.cpu_ms_per_choice["random"] >= 0.0
+    result.cpu_ms_per_choice.clear()  # the one machine-dependent field
+    again.cpu_ms_per_choice.clear()
     assert result.to_dict() == again.to_dict()
 
 
