@@ -11,26 +11,26 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command("eval")
     def eval_cmd(
         agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
-                                   help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
+                                   metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, learned, learned:<model.pt>, "
                                         "ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
-        games: int = typer.Option(100, min=1, help="Number of deals; each is played once per seat rotation "
+        games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
-        seed: int = typer.Option(0, help="Tournament seed: the same seed gives the same results."),
-        workers: int = typer.Option(2, min=1, help="Worker processes."),
-        rounds: int = typer.Option(4, min=1, help="Rounds per game."),
+        seed: int = typer.Option(0, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
+        workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
+        rounds: int = typer.Option(4, min=1, metavar="N", help="Rounds per game."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "
                                                   "without artifacts)."),
-        baseline: str = typer.Option("", help="An agent of --agents (e.g. heuristic): print every other "
+        baseline: str = typer.Option("", metavar="SPEC", help="An agent of --agents (e.g. heuristic): print every other "
                                      "agent's paired per-deal score difference from it with a 95% interval; "
                                      "'tie' when the interval holds 0."),
-        seat_baseline: str = typer.Option("", help="An agent spec (e.g. heuristic): also play the same deals "
+        seat_baseline: str = typer.Option("", metavar="SPEC", help="An agent spec (e.g. heuristic): also play the same deals "
                                           "with it in every seat, and print each agent's score minus what it "
                                           "scores in the same seats, with a 95% interval (the replacement "
                                           "value, free of an agent's effect on its neighbours)."),
         wide: bool = typer.Option(False, "--wide", help="Show every column (the default fits 80 characters)."),
-        out: str = typer.Option("", help="Write the full results (stats, every game and the paired "
+        out: str = typer.Option("", metavar="FILE", help="Write the full results (stats, every game and the paired "
                                 "differences) to this JSON file."),
         progress: bool = typer.Option(True, help="Show progress: a bar on a terminal, a plain line every "
                                       "10 s otherwise."),

@@ -23,14 +23,14 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
 
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0: the network; warns)."),
-        port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free port)."),
+        host: str = typer.Option("127.0.0.1", metavar="HOST", help="Address to listen on (0.0.0.0: the network; warns)."),
+        port: int = typer.Option(8000, min=0, max=65535, metavar="PORT", help="Port (0: any free port)."),
         open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a browser."),
-        agent: list[str] = typer.Option([], "--agent", help="Extra agent spec the page may use, e.g. "
+        agent: list[str] = typer.Option([], "--agent", metavar="SPEC", help="Extra agent spec the page may use, e.g. "
                                         "ppo:model.zip (repeatable)."),
-        max_games: int = typer.Option(32, min=1, help="Most live games and replays at once."),
-        max_upload_kb: int = typer.Option(2000, min=1, help="Largest upload, in kB."),
-        seed: int = typer.Option(None, help="Seed of the deals of games started without a seed."),
+        max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
+        max_upload_kb: int = typer.Option(2000, min=1, metavar="KB", help="Largest upload, in kB."),
+        seed: int = typer.Option(None, metavar="SEED", help="Seed of the deals of games started without a seed."),
     ) -> None:
         """Play, watch and replay games in a local web page (FastAPI + uvicorn).
 

@@ -27,89 +27,89 @@ def _net(text: str) -> tuple[int, ...]:
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def train(
-        algo: str = typer.Option("selfplay", help="selfplay: the play-scoring policy trained by "
+        algo: str = typer.Option("selfplay", metavar="ALGO", help="selfplay: the play-scoring policy trained by "
                                  "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
                                  "over the action catalogue against a league (train/trainer.py); rllib: the "
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
-                                 "(train/rllib_train.py; pip install -e '.\\[distributed]')."),
-        players: int = typer.Option(_DEFAULTS.n_players, help="Players at the table, 2..5."),
-        minutes: float = typer.Option(None, help="selfplay: Wall-clock budget of the PPO phase, in "
+                                 "(train/rllib_train.py; pip install -e '.[distributed]')."),
+        players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
+        minutes: float = typer.Option(None, metavar="MINUTES", help="selfplay: Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
                                       "machine's speed and load; the warm start and the evaluation come "
                                       "on top)."),
-        decisions: int = typer.Option(None, help=f"selfplay: Budget of the PPO phase in training "
+        decisions: int = typer.Option(None, metavar="N", help=f"selfplay: Budget of the PPO phase in training "
                                       f"decisions (default {_SELFPLAY.decisions:,}, about 7 minutes on 2 "
                                       f"idle cores), whatever the machine's speed."),
-        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, help="selfplay: Games played in "
+        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
-        actors: int = typer.Option(_SELFPLAY.actors, help="selfplay: Rollout worker processes (0: in the "
+        actors: int = typer.Option(_SELFPLAY.actors, metavar="N", help="selfplay: Rollout worker processes (0: in the "
                                    "learner's process)."),
-        minibatch: int = typer.Option(_SELFPLAY.minibatch, help="selfplay: Decisions per gradient step."),
-        clip: float = typer.Option(_SELFPLAY.clip, help="selfplay: PPO clipping range."),
-        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, help="selfplay: Entropy bonus weight."),
-        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, help="selfplay: Fraction of seats "
+        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", help="selfplay: Decisions per gradient step."),
+        clip: float = typer.Option(_SELFPLAY.clip, metavar="X", help="selfplay: PPO clipping range."),
+        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", help="selfplay: Entropy bonus weight."),
+        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", help="selfplay: Fraction of seats "
                                              "played by --baseline instead of the policy (not trained on)."),
-        baseline: str = typer.Option(_SELFPLAY.baseline, help="selfplay: Agent spec of those seats."),
-        hidden: int = typer.Option(_SELFPLAY.hidden, help="selfplay: Hidden layer width."),
-        init_model: str = typer.Option("", help="selfplay: Start from this model file (runs/<run>/model.pt, "
+        baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", help="selfplay: Agent spec of those seats."),
+        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", help="selfplay: Hidden layer width."),
+        init_model: str = typer.Option("", metavar="FILE", help="selfplay: Start from this model file (runs/<run>/model.pt, "
                                        "same players and deck) instead of the heuristic-residual start."),
-        teacher: str = typer.Option(None, help="Agent cloned by the warm start: heuristic (selfplay "
+        teacher: str = typer.Option(None, metavar="SPEC", help="Agent cloned by the warm start: heuristic (selfplay "
                                     "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
                                     "maskable-ppo takes heuristic, greedy or random. Same as --imitation-teacher."),
-        steps: int = typer.Option(_DEFAULTS.total_timesteps, help="maskable-ppo: Training budget in environment steps "
+        steps: int = typer.Option(_DEFAULTS.total_timesteps, metavar="N", help="maskable-ppo: Training budget in environment steps "
                                   "(learner decisions); with --resume, the total to reach."),
-        opponents: str = typer.Option(DEFAULT_MIX, help="maskable-ppo: Opponent mix 'spec:weight,...'; specs: self "
+        opponents: str = typer.Option(DEFAULT_MIX, metavar="MIX", help="maskable-ppo: Opponent mix 'spec:weight,...'; specs: self "
                                       "(snapshots of the learner), random, greedy, heuristic, ismcts..."),
-        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), help="maskable-ppo: Hidden layer sizes of the "
+        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), metavar="SIZES", help="maskable-ppo: Hidden layer sizes of the "
                                 "policy and value networks."),
-        out: str = typer.Option(_DEFAULTS.out, help="Folder that holds the run folders."),
-        name: str = typer.Option("", help="Run folder name (default: a time stamp)."),
-        envs: int = typer.Option(_DEFAULTS.n_envs, help="maskable-ppo: Environments stepped in parallel."),
-        vec_env: str = typer.Option(_DEFAULTS.vec_env, help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
-        rounds: int = typer.Option(_DEFAULTS.n_rounds, help="maskable-ppo: Rounds per game (episode)."),
+        out: str = typer.Option(_DEFAULTS.out, metavar="DIR", help="Folder that holds the run folders."),
+        name: str = typer.Option("", metavar="NAME", help="Run folder name (default: a time stamp)."),
+        envs: int = typer.Option(_DEFAULTS.n_envs, metavar="N", help="maskable-ppo: Environments stepped in parallel."),
+        vec_env: str = typer.Option(_DEFAULTS.vec_env, metavar="KIND", help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
+        rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", help="maskable-ppo: Rounds per game (episode)."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
-        seed: int = typer.Option(_DEFAULTS.seed, help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
-        eval_every: int = typer.Option(_DEFAULTS.eval_every, help="maskable-ppo: Steps between evaluations (0: none)."),
-        eval_games: int = typer.Option(_DEFAULTS.eval_games, help="maskable-ppo: Deals per evaluation during training."),
+        seed: int = typer.Option(_DEFAULTS.seed, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
+        eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", help="maskable-ppo: Steps between evaluations (0: none)."),
+        eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", help="maskable-ppo: Deals per evaluation during training."),
         final_games: int = typer.Option(400,
-                                        help="Deals of the final duplicate tournament (each played once per "
+                                        metavar="N", help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
-        eval_agents: str = typer.Option(None, help="Baselines to evaluate against (default: selfplay "
+        eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay "
                                         "heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
-        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, help="maskable-ppo: Steps between checkpoints."),
-        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, help="maskable-ppo: Steps between self-play snapshots."),
-        learning_rate: float = typer.Option(None, help="Adam learning rate (default: " + (
+        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, metavar="STEPS", help="maskable-ppo: Steps between checkpoints."),
+        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, metavar="STEPS", help="maskable-ppo: Steps between self-play snapshots."),
+        learning_rate: float = typer.Option(None, metavar="RATE", help="Adam learning rate (default: " + (
             f"{_SELFPLAY.lr:g} for both learners" if _SELFPLAY.lr == _DEFAULTS.learning_rate
             else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}") + ")."),
-        n_steps: int = typer.Option(_DEFAULTS.n_steps, help="maskable-ppo: PPO rollout length per environment."),
-        batch_size: int = typer.Option(_DEFAULTS.batch_size, help="maskable-ppo: PPO minibatch size."),
-        epochs: int = typer.Option(None, help=f"PPO epochs per update (default: selfplay "
+        n_steps: int = typer.Option(_DEFAULTS.n_steps, metavar="N", help="maskable-ppo: PPO rollout length per environment."),
+        batch_size: int = typer.Option(_DEFAULTS.batch_size, metavar="N", help="maskable-ppo: PPO minibatch size."),
+        epochs: int = typer.Option(None, metavar="N", help=f"PPO epochs per update (default: selfplay "
                                    f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs})."),
-        imitation_samples: int = typer.Option(None, help=f"Teacher decisions to clone before PPO "
+        imitation_samples: int = typer.Option(None, metavar="N", help=f"Teacher decisions to clone before PPO "
                                               f"(behaviour cloning warm start; 0: PPO from scratch; default: "
                                               f"selfplay {_SELFPLAY.imitation_samples:,}, maskable-ppo "
                                               f"{_DEFAULTS.imitation_samples:,})."),
-        imitation_epochs: int = typer.Option(None, help=f"Epochs of the cloning (default: selfplay "
+        imitation_epochs: int = typer.Option(None, metavar="N", help=f"Epochs of the cloning (default: selfplay "
                                              f"{_SELFPLAY.imitation_epochs}, maskable-ppo "
                                              f"{_DEFAULTS.imitation_epochs})."),
         imitation_teacher: str = typer.Option(None,
-                                              help="Same as --teacher."),
-        workers: int = typer.Option(_DEFAULTS.workers, help="Processes of the evaluation tournaments."),
-        resume: str = typer.Option(None, help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
+                                              metavar="SPEC", help="Same as --teacher."),
+        workers: int = typer.Option(_DEFAULTS.workers, metavar="N", help="Processes of the evaluation tournaments."),
+        resume: str = typer.Option(None, metavar="FILE", help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
         progress: bool = typer.Option(True, help="maskable-ppo: Show progress bars."),
-        num_env_runners: int = typer.Option(1, help="rllib: Sampling processes (0: in the driver)."),
-        envs_per_runner: int = typer.Option(4, help="rllib: Environments per env runner."),
-        address: str = typer.Option(None, help="rllib: Join a Ray cluster: auto (started with ray start "
+        num_env_runners: int = typer.Option(1, metavar="N", help="rllib: Sampling processes (0: in the driver)."),
+        envs_per_runner: int = typer.Option(4, metavar="N", help="rllib: Environments per env runner."),
+        address: str = typer.Option(None, metavar="ADDRESS", help="rllib: Join a Ray cluster: auto (started with ray start "
                                     "on this machine) or ray://host:port (default: embedded Ray)."),
-        iterations: int = typer.Option(0, help="rllib: Stop after this many training iterations (0: "
+        iterations: int = typer.Option(0, metavar="N", help="rllib: Stop after this many training iterations (0: "
                                        "--minutes / --decisions decide)."),
-        rllib_algo: str = typer.Option("ppo", help="rllib: ppo or impala."),
-        train_batch: int = typer.Option(2000, help="rllib: Env steps per training iteration."),
-        opponent: str = typer.Option("", help="rllib: Frozen opponent model for --opponent-seats: learned, "
+        rllib_algo: str = typer.Option("ppo", metavar="ALGO", help="rllib: ppo or impala."),
+        train_batch: int = typer.Option(2000, metavar="N", help="rllib: Env steps per training iteration."),
+        opponent: str = typer.Option("", metavar="SPEC", help="rllib: Frozen opponent model for --opponent-seats: learned, "
                                      "learned:<model.pt> or rllib:<checkpoint>."),
-        opponent_seats: float = typer.Option(0.0, help="rllib: Fraction of seats mapped to --opponent."),
+        opponent_seats: float = typer.Option(0.0, metavar="FRACTION", help="rllib: Fraction of seats mapped to --opponent."),
         force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
                                    "already (e.g. a failed run); deletes its contents."),
     ) -> None:
@@ -260,19 +260,19 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @bench_app.command("train")
     def bench_train(
-        seconds: float = typer.Option(20.0, help="Training wall time per setting, in seconds."),
-        players: int = typer.Option(4, help="Players at the table."),
-        opponents: str = typer.Option("random:1,greedy:1,heuristic:2", help="Opponent mix (MaskablePPO)."),
-        algo: str = typer.Option("both", help="selfplay, maskable-ppo or both."),
-        model: str = typer.Option("", help="Self-play starts from this model file ('': a fresh network, "
+        seconds: float = typer.Option(20.0, metavar="SECONDS", help="Training wall time per setting, in seconds."),
+        players: int = typer.Option(4, metavar="N", help="Players at the table."),
+        opponents: str = typer.Option("random:1,greedy:1,heuristic:2", metavar="MIX", help="Opponent mix (MaskablePPO)."),
+        algo: str = typer.Option("both", metavar="ALGO", help="selfplay, maskable-ppo or both."),
+        model: str = typer.Option("", metavar="FILE", help="Self-play starts from this model file ('': a fresh network, "
                                   "which plays as the heuristic, as seers train starts; 'shipped': the "
                                   "model shipped with the package)."),
-        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
+        json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
     ) -> None:
-        """Training throughput: decisions (environment steps) per second of the self-play learner
-        (1 and 2 actor processes) and of MaskablePPO (DummyVecEnv, SubprocVecEnv), measured in one run.
+        """Training throughput: decisions per second of the self-play learner and of MaskablePPO.
 
-        Each setting trains for about ``seconds``. 'plays/s' counts every seat's plays (self-play
+        Measured in one run: the self-play learner with 1 and 2 actor processes, MaskablePPO with
+        DummyVecEnv and SubprocVecEnv. Each setting trains for about --seconds. 'plays/s' counts every seat's plays (self-play
         plays all seats); 'trained/s' counts the learner's training samples: self-play's plays with a
         choice, MaskablePPO's environment steps (one catalogue action of its one seat; a play takes 1
         to 3). The ratio compares trained/s with the first row.

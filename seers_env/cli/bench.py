@@ -162,12 +162,12 @@ def write_bench_json(path: str, bench: str, settings: dict, results: list | dict
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("engine")
     def bench_engine(
-        seconds: float = typer.Option(3.0, help="Wall time per player count, in seconds."),
-        seed: int = typer.Option(0, help="Seed of the deals and of the random choices."),
+        seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per player count, in seconds."),
+        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deals and of the random choices."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         compile_cost: bool = typer.Option(False, help="Also time a cold start with an empty numba cache "
                                                       "(compiling everything; tens of seconds)."),
-        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
+        json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
     ) -> None:
         """Random-play engine throughput (plays/s, games/s) at 2..5 players on one core, and cold start.
 

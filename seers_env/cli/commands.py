@@ -9,11 +9,56 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+
+_NB_HYPHEN, _NB_SPACE = "\u2011", "\u00a0"
+
+
+class HelpFormatter(typer.Context.formatter_class):
+    """click's help formatter (:attr:`click.Context.formatter_class`, which typer ships) whose wrapped lines never break
+    inside a hyphenated word (``--opponent-seats``, ``maskable-ppo``) nor inside ``[default: x]``.
+
+    Hyphens and that space are swapped for non-breaking ones while click wraps a text, and swapped
+    back when the line is written, so the help stays plain ASCII."""
+
+    @staticmethod
+    def _protect(text: str) -> str:
+        text = text.replace("-", _NB_HYPHEN)
+        # a short default stays on one line; a long one may still wrap after "[default:"
+        return re.sub(r"\[default: (?=[^\]\s]{1,24}\])", f"[default:{_NB_SPACE}", text)
+
+    def write(self, string: str) -> None:
+        super().write(string.replace(_NB_HYPHEN, "-").replace(_NB_SPACE, " "))
+
+    def write_text(self, text: str) -> None:
+        super().write_text(self._protect(text))
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        super().write_dl([(term, self._protect(text)) for term, text in rows], col_max, col_spacing)
+
+
+class _Context(typer.Context):
+    formatter_class = HelpFormatter
+
+
+class _Command(TyperCommand):
+    context_class = _Context
+
+
+class _Group(TyperGroup):
+    context_class = _Context
+
+
+#: Help is click's plain layout (typer's ``rich_markup_mode=None``): option names and their values on the
+#: left, the help wrapped beside them, defaults never cut, no type column; at most 80 columns wide
+#: (click's ``max_content_width``, inherited by every command), on a terminal or piped to a file.
+HELP_SETTINGS = {"rich_markup_mode": None, "context_settings": {"max_content_width": 80}, "cls": _Group}
 
 app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agents.", no_args_is_help=True,
-                  add_completion=False)
+                  add_completion=False, **HELP_SETTINGS)
 
 
 def _version(value: bool) -> None:
@@ -30,7 +75,8 @@ def _main_options(
                                  help="Print the version and exit."),
 ) -> None:
     """Seers Catalog: play, benchmark, evaluate and train agents."""
-bench_app = typer.Typer(help="Benchmarks that print figures and ratios against peers.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks that print figures and ratios against peers.", no_args_is_help=True,
+                        **HELP_SETTINGS)
 app.add_typer(bench_app, name="bench")
 
 #: Modules that add commands: each defines ``register(app, bench_app)``.
@@ -67,6 +113,12 @@ def _unwrap_help(text: str | None) -> str | None:
 def _tidy_help(typer_app: typer.Typer) -> None:
     for info in typer_app.registered_commands:
         info.help = _unwrap_help(info.help or inspect.getdoc(info.callback))
+        if info.cls in (None, TyperCommand):
+            info.cls = _Command
+        if info.help and not info.short_help:
+            # the command list shows the whole first paragraph, wrapped (click cuts its own short help
+            # at the first sentence or about 45 characters with "...")
+            info.short_help = info.help.split("\n\n", 1)[0]
     for group in typer_app.registered_groups:
         _tidy_help(group.typer_instance)
 

@@ -48,9 +48,9 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def demo(
-        players: int = typer.Option(4, help="Number of players, 2..5."),
-        seed: int = typer.Option(0, help="Seed of the deal and of the random players."),
-        rounds: int = typer.Option(4, help="Rounds in the game."),
+        players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
+        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the random players."),
+        rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded game between random players, move by move, then print the scores."""
         try:

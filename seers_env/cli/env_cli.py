@@ -186,16 +186,17 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("env")
     def bench_env(
-        seconds: float = typer.Option(3.0, help="Wall time per environment, in seconds."),
-        seed: int = typer.Option(0, help="Seed of every environment and of the random choices."),
-        json_path: str = typer.Option("", "--json", help="Also write the results to this JSON file."),
+        seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per environment, in seconds."),
+        seed: int = typer.Option(0, metavar="SEED", help="Seed of every environment and of the random choices."),
+        json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
         profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
                                                  "part, and its share then and before the compiled engine."),
     ) -> None:
-        """Random legal play (observations and masks included) on seers_catalog_v0 (4 players), our
-        batch API with 256 games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and
-        our ratios to each, all in one process (the threaded batch row in a child process, see
-        vector_threads_steps_per_s).
+        """Environment throughput (steps/s of random legal play) and its ratios to peer card games.
+
+        Plays on seers_catalog_v0 (4 players, observations and masks included), our batch API with 256
+        games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratios to each,
+        all in one process (the threaded batch row in a child process, see vector_threads_steps_per_s).
 
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4.
         """

@@ -284,16 +284,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command()
     def play(
-        players: int = typer.Option(4, help="Number of players, 2..5."),
-        agents: str = typer.Option("heuristic", help="Comma-separated agent specs for the other seats in "
+        players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
+        agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
                                    "seat order (one spec is used for all), e.g. heuristic,greedy,random."),
-        seat: int = typer.Option(0, help="Your seat, 0..players-1."),
-        seed: int = typer.Option(0, help="Seed of the deal and of the agents."),
-        rounds: int = typer.Option(4, help="Rounds in the game."),
+        seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
+        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the agents."),
+        rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
         artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
-        save: Path = typer.Option(None, help="Save the game log here as JSON (at the end or on quit)."),
-        page_size: int = typer.Option(40, min=1, help="Legal plays listed per page."),
-        delay: float = typer.Option(0.0, min=0.0, help="Seconds to wait after each agent move."),
+        save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
+        page_size: int = typer.Option(40, min=1, metavar="N", help="Legal plays listed per page."),
+        delay: float = typer.Option(0.0, min=0.0, metavar="SECONDS", help="Seconds to wait after each agent move."),
     ) -> None:
         """Play Seers Catalog in the terminal against agents: pick your plays by number."""
         if save is not None and not save.parent.exists():

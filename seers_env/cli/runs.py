@@ -59,7 +59,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command("runs")
     def runs_cmd(
-        out: str = typer.Option("runs", help="Folder that holds the run folders (seers train --out)."),
+        out: str = typer.Option("runs", metavar="DIR", help="Folder that holds the run folders (seers train --out)."),
         wide: bool = typer.Option(False, "--wide", help="Also players, deals, win rate and disk use by part."),
         json_: bool = typer.Option(False, "--json", help="Print the runs as JSON (plain data) instead."),
     ) -> None:
