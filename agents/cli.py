@@ -31,7 +31,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                           "value, free of an agent's effect on its neighbours)."),
         wide: bool = typer.Option(False, "--wide", help="Show every column (the default fits 80 characters)."),
         out: str = typer.Option("", metavar="FILE", help="Write the full results (stats, every game and the paired "
-                                "differences) to this JSON file."),
+                                "differences) to this JSON file, e.g. runs/eval.json (git ignores runs/; "
+                                "the folder must exist)."),
         progress: bool = typer.Option(True, help="Show progress: a bar on a terminal, a plain line every "
                                       "10 s otherwise."),
     ) -> None:
@@ -54,11 +55,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
                                      f"baseline must play in the tournament", param_hint="--baseline")
         if out:
+            import shlex
             from pathlib import Path
 
             folder = Path(out).expanduser().resolve().parent
             if not folder.is_dir():
-                raise typer.BadParameter(f"--out {out!r}: folder {str(folder)!r} does not exist")
+                raise typer.BadParameter(f"--out {out!r}: folder {str(folder)!r} does not exist (create it "
+                                         f"first, e.g. mkdir -p {shlex.quote(str(Path(out).parent))})")
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
                                     progress=progress,

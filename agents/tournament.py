@@ -132,7 +132,8 @@ class TournamentResult:
         with open(path, encoding="utf-8") as f:
             return cls.from_dict(json.load(f))
 
-    def table(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False):
+    def table(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False,
+              title: str | None = None, notes: tuple[str, ...] = ()):
         """A ``rich.table.Table`` of the per-agent stats, best mean game score first.
 
         Args:
@@ -140,10 +141,12 @@ class TournamentResult:
                 fit 80 characters.
             paired: the result of :func:`paired_differences` (adds the difference from its baseline).
             wide_hint: add the caption line "--wide: all columns" (for commands that have ``--wide``).
+            title: the table's one header line instead of the default (deals, games, players, rounds, seed).
+            notes: caption lines added below the table.
         """
         from rich.table import Table
 
-        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint)
+        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint, title=title, notes=notes)
         t = Table(title=cells["title"], caption="\n".join(cells["legend"] + cells["caption"]),
                   caption_justify="left")
         for i, col in enumerate(cells["headers"]):
@@ -154,10 +157,11 @@ class TournamentResult:
             t.add_row(*row)
         return t
 
-    def text(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False) -> str:
+    def text(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False,
+             title: str | None = None, notes: tuple[str, ...] = ()) -> str:
         """The same table as :meth:`table` as plain text (a Markdown pipe table with its caption), for
         output that is not a terminal (files, pipes, notebooks)."""
-        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint)
+        cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint, title=title, notes=notes)
         return markdown_table(cells)
 
 
@@ -584,9 +588,13 @@ def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool 
 
 
 def table_cells(result: TournamentResult, wide: bool = False,
-                paired: dict[str, Any] | None = None, wide_hint: bool = False) -> dict[str, Any]:
+                paired: dict[str, Any] | None = None, wide_hint: bool = False,
+                title: str | None = None, notes: tuple[str, ...] = ()) -> dict[str, Any]:
     """Title, headers, rows (strings, best mean game score first), legend and caption lines of a
     result's table; :meth:`TournamentResult.table` and :meth:`TournamentResult.text` render them.
+
+    ``title`` replaces the default title (deals x seat rotations = games, players, rounds, seed);
+    ``notes`` are caption lines added after the column notes.
 
     Default columns (fit 80 characters with the paired columns): agent, game score, win rate, openskill
     ordinal (without ``paired``); with ``wide`` also games, round score and mu±sigma.
@@ -624,16 +632,18 @@ def table_cells(result: TournamentResult, wide: bool = False,
         caption.append(f"vs {names[base]}: paired per-deal difference from {names[base]}'s game score ± "
                        f"half-width of its 95% t interval over {paired['deals']} deals; 'tie' when the "
                        f"interval holds 0")
+    caption += list(notes)
     if wide_hint and not wide:
         caption.append("--wide: all columns")
-    title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
-             f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
+    if title is None:
+        title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
+                 f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
     return {"title": title, "headers": headers, "rows": rows, "legend": legend, "caption": caption}
 
 
 def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
     """Render :func:`table_cells` as a Markdown pipe table with the title above and the legend and
-    caption (wrapped at ``width`` characters) below; cells are never cut."""
+    caption (title and caption wrapped at ``width`` characters) below; cells are never cut."""
     import textwrap
 
     headers, rows = cells["headers"], cells["rows"]
@@ -643,7 +653,7 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
         return "| " + " | ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                   for i, (v, w) in enumerate(zip(values, widths))) + " |"
 
-    out = [cells["title"], "", line(headers),
+    out = [*textwrap.wrap(cells["title"], width, subsequent_indent="  "), "", line(headers),
            "|" + "|".join(("-" * (w + 1) + ":") if i else (":" + "-" * (w + 1))
                           for i, w in enumerate(widths)) + "|"]
     out += [line(r) for r in rows]
@@ -654,15 +664,16 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
 
 
 def print_table(result: TournamentResult, wide: bool = False, paired: dict[str, Any] | None = None,
-                file=None, wide_hint: bool = False) -> None:
+                file=None, wide_hint: bool = False, title: str | None = None, notes: tuple[str, ...] = ()) -> None:
     """Print a result's table to ``file`` (default ``sys.stdout``): a rich table on a terminal, plain
-    text (:meth:`TournamentResult.text`) otherwise."""
+    text (:meth:`TournamentResult.text`) otherwise; ``title`` and ``notes`` as in :func:`table_cells`."""
     import sys
 
     file = sys.stdout if file is None else file
+    kwargs = {"wide": wide, "paired": paired, "wide_hint": wide_hint, "title": title, "notes": notes}
     if file.isatty():
         from rich.console import Console
 
-        Console(file=file).print(result.table(wide=wide, paired=paired, wide_hint=wide_hint))
+        Console(file=file).print(result.table(**kwargs))
     else:
-        print(result.text(wide=wide, paired=paired, wide_hint=wide_hint), file=file, flush=True)
+        print(result.text(**kwargs), file=file, flush=True)

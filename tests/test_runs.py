@@ -26,9 +26,10 @@ def _write(folder, config, summary, evaluation):
 
 def test_both_run_formats_are_listed_with_the_paired_difference(tmp_path):
     t = run_tournament([Learned(), "heuristic"], games=3, seed=0, workers=1, n_rounds=1, progress=False)
-    # self-play learner: a list of {"baseline", "tournament"}; decisions instead of timesteps
+    # self-play learner: a list of {"baseline", "tournament"}; the plays of all seats and, apart, the
+    # policy's decisions it trained on
     _write(tmp_path / "a-selfplay", {"algo": "selfplay", "selfplay": {"n_players": 2}},
-           {"all_decisions": 1234}, [{"baseline": "heuristic", "tournament": t.to_dict()}])
+           {"all_decisions": 5678, "train_decisions": 1234}, [{"baseline": "heuristic", "tournament": t.to_dict()}])
     # MaskablePPO: one tournament dict; a learned agent labelled ppo:<path>
     p = t.to_dict()
     p["labels"] = ["ppo:runs/x/model.zip", "heuristic"]
@@ -40,7 +41,8 @@ def test_both_run_formats_are_listed_with_the_paired_difference(tmp_path):
     runs = list_runs(tmp_path)
     assert [r["name"] for r in runs] == ["a-selfplay", "b-ppo"]
     a, b = runs
-    assert a["steps"] == 1234 and b["steps"] == 256 and a["players"] == b["players"] == 2
+    assert a["decisions"] == 1234 and b["decisions"] == 256 and a["players"] == b["players"] == 2
+    assert a["steps"] == 5678 and b["steps"] == 256  # the runs' own counts, as before
     assert a["sizes"]["models"] == 1000 and a["size"] >= 1000
     want = paired_differences(t, "heuristic")["agents"]["learned"]
     for r in runs:
@@ -49,6 +51,10 @@ def test_both_run_formats_are_listed_with_the_paired_difference(tmp_path):
     res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path)], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     assert "| a-selfplay" in res.output and "| b-ppo" in res.output
+    header = next(x for x in res.output.splitlines() if x.startswith("| run"))
+    assert header.split("|")[2].strip() == "decisions" and "steps" not in header
+    row = next(x for x in res.output.splitlines() if x.startswith("| a-selfplay"))
+    assert row.split("|")[2].strip() == "1,234" and "5,678" not in res.output  # trained, not all seats' plays
     assert max(len(x) for x in res.output.splitlines()) <= 80
     assert json.loads(CliRunner().invoke(app, ["runs", "--out", str(tmp_path), "--json"]).output) == runs
 
@@ -58,3 +64,26 @@ def test_is_learned_and_missing_folder(tmp_path):
     assert not is_learned("heuristic") and not is_learned("ismcts:200")
     res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path / "nope")])
     assert res.exit_code != 0 and "no runs folder" in res.output
+
+
+def test_older_and_other_run_folders_stay_readable(tmp_path):
+    """A self-play summary without train_decisions, an RLlib run (env_steps), an unfinished MaskablePPO run
+    (its newest checkpoint) and one without any count: listed, with '?' where nothing is recorded."""
+    _write(tmp_path / "a-old-selfplay", {"algo": "selfplay", "selfplay": {"n_players": 4}},
+           {"all_decisions": 9999}, [])
+    _write(tmp_path / "b-rllib", {"algo": "rllib", "rllib": {"n_players": 4}}, {"env_steps": 4321}, [])
+    unfinished = tmp_path / "c-ppo"
+    (unfinished / "checkpoints").mkdir(parents=True)
+    (unfinished / "config.json").write_text(json.dumps({"config": {"n_players": 4}}))
+    for n in (128, 2048):
+        (unfinished / "checkpoints" / f"ckpt_{n}.zip").write_bytes(b"z")
+    runs = {r["name"]: r for r in list_runs(tmp_path)}
+    assert runs["a-old-selfplay"]["decisions"] is None and runs["a-old-selfplay"]["steps"] == 9999
+    assert runs["b-rllib"]["decisions"] == runs["b-rllib"]["steps"] == 4321
+    assert runs["c-ppo"]["decisions"] == 2048 and not runs["c-ppo"]["finished"]
+    res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    cells = {x.split("|")[1].strip(): x.split("|")[2].strip() for x in res.output.splitlines()
+             if x.startswith("| ") and not x.startswith("| run")}
+    assert cells == {"a-old-selfplay": "?", "b-rllib": "4,321", "c-ppo": "2,048 (unfinished)"}
+    assert max(len(x) for x in res.output.splitlines()) <= 80

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +50,15 @@ def test_cli_run_writes_the_run_folder(tiny_run):
     assert (run_dir / "bc_model.zip").is_file()
     assert list((run_dir / "tb" / "imitation").rglob("events.out.tfevents*")), "no imitation TensorBoard log"
     assert "ppo:" in output and "steps/s" in output
+    # the final table has one header line: opponents, deals, seat rotations and seed, said once
+    lines = output.splitlines()
+    head = [i for i, x in enumerate(lines) if x.startswith("Learned agent vs ")]
+    assert len(head) == 1 and lines[head[0]] == "Learned agent vs random, greedy, heuristic: 1 deal x 4 seat " \
+        "rotations"
+    table = lines[head[0]:lines.index(next(x for x in lines if x.startswith("Run folder:")))]
+    assert " ".join(table).count("seat rotations") == 1 and max(len(x) for x in table) <= 80
+    assert "deals: seed 12348, the final tournament's own, never used in training; 4 games of 1 round" in \
+        " ".join(" ".join(table).split())
 
 
 def test_loaded_model_plays_only_legal_plays(tiny_run):
@@ -347,3 +357,35 @@ def test_rllib_without_ray_is_a_clear_error_and_writes_nothing(tmp_path, monkeyp
     assert result.exit_code == 2
     assert "distributed" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "r").exists()
+
+
+def test_a_given_title_is_the_tables_one_header_on_a_terminal_and_in_a_file():
+    """train's final tables: one header line (no second line repeating deals and seed), notes below."""
+    import io
+
+    from rich.console import Console
+
+    from agents.tournament import paired_differences, print_table, run_tournament
+    from train.cli import final_table_header
+
+    r = run_tournament(["heuristic", "random"], games=2, seed=7, workers=1, n_rounds=1, progress=False)
+    title, notes = final_table_header("1 x random", r)
+    assert title == "Learned agent vs 1 x random: 2 deals x 2 seat rotations" and len(title) <= 80
+    buf = io.StringIO()  # not a terminal: the Markdown table
+    print_table(r, paired=paired_differences(r, "random"), file=buf, title=title, notes=notes)
+    text = buf.getvalue()
+    assert text.splitlines()[0] == title and text.count("seat rotations") == 1
+    assert len(re.findall(r"seed \d", text)) == 1
+    assert "deals: seed 7, the final tournament's own, never used in training; 4 games of 1 round" in \
+        " ".join(text.split())
+    assert max(len(x) for x in text.splitlines()) <= 80
+    console = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+    console.print(r.table(paired=paired_differences(r, "random"), title=title, notes=notes))
+    drawn = console.file.getvalue()
+    assert " ".join(drawn.split()).count("seat rotations") == 1 and "Learned agent vs 1 x random" in drawn
+    assert max(len(x) for x in drawn.splitlines()) <= 80
+    # without a title: the default one, unchanged
+    assert r.text().splitlines()[0] == "2 deals x 2 seat rotations = 4 games, 2 players, 1 rounds, seed 7"
+    # a long title is wrapped at 80 columns in a file, not cut
+    long = r.text(title="Learned agent vs " + ", ".join(["heuristic"] * 12))
+    assert long.splitlines()[1].startswith("  ") and max(len(x) for x in long.splitlines()) <= 80

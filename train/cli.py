@@ -3,6 +3,8 @@ maskable-ppo``) and ``seers bench train`` (training throughput)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import typer
 
 from .league import DEFAULT_MIX
@@ -22,6 +24,29 @@ def _net(text: str) -> tuple[int, ...]:
     if not sizes or min(sizes) < 1:
         raise typer.BadParameter(f"--net {text!r} must be comma-separated layer sizes >= 1, e.g. 256,256")
     return sizes
+
+
+def final_table_header(vs: str, tournament) -> tuple[str, tuple[str, ...]]:
+    """The one header line of a final tournament's table and the caption note under it.
+
+    Args:
+        vs: who the learned agent meets, e.g. ``"3 x heuristic"``.
+        tournament: the :class:`agents.tournament.TournamentResult`.
+
+    Returns:
+        ``(title, notes)`` for :func:`agents.tournament.print_table`: the title names the opponents, the
+        deals and seat rotations (60 to 75 characters at 4 players); the note gives the deals' seed (the
+        final tournament's own, so they were never trained on), the games and rounds.
+    """
+    t = tournament
+
+    def n(count: int, word: str) -> str:
+        return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+    title = f"Learned agent vs {vs}: {n(t.deals, 'deal')} x {n(t.n_players, 'seat rotation')}"
+    note = (f"deals: seed {t.seed}, the final tournament's own, never used in training; "
+            f"{n(len(t.games), 'game')} of {n(t.n_rounds, 'round')}")
+    return title, (note,)
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -199,17 +224,20 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from agents.tournament import paired_differences, print_table
 
         for label, tournament in result.evaluation:
-            if label != "all":
-                typer.echo(f"Learned agent vs {label}")
+            vs = ", ".join(tournament.labels[1:]) if label == "all" else f"{tournament.n_players - 1} x {label}"
+            title, notes = final_table_header(vs, tournament)
             # the learned agent's paired difference from the strongest baseline seated: tie or win
             base = next((b for b in ("heuristic", "greedy", "random") if b in tournament.labels), None)
-            print_table(tournament, paired=paired_differences(tournament, base) if base else None)
-        typer.echo(f"Run folder: {result.run_dir}  (agent spec: ppo:{result.model_path})")
+            typer.echo("")
+            print_table(tournament, paired=paired_differences(tournament, base) if base else None, title=title,
+                        notes=notes)
+        typer.echo(f"Run folder: {result.run_dir}\n  agent spec: ppo:{result.model_path}")
         if result.imitation:
             im = result.imitation
-            typer.echo(f"Imitation warm start: {im['samples']:,} {im['teacher']} decisions collected in "
-                       f"{im['collect_s']:.0f} s, cloned in {im['pretrain_s']:.0f} s (train accuracy "
-                       f"{im['final_accuracy']:.3f}); cloned policy: ppo:{im['model']}")
+            typer.echo(textwrap.fill(
+                f"Imitation warm start: {im['samples']:,} {im['teacher']} decisions collected in "
+                f"{im['collect_s']:.0f} s, cloned in {im['pretrain_s']:.0f} s (train accuracy "
+                f"{im['final_accuracy']:.3f}); cloned policy: ppo:{im['model']}", 80, subsequent_indent="  "))
         typer.echo(f"Throughput: {result.steps_per_s:,.0f} environment steps (learner decisions) per second "
                    f"over {result.train_s:.0f} s")
         typer.echo(f"  of training, PPO updates included; evaluations took {result.eval_s + result.final_eval_s:.0f} "
@@ -241,12 +269,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                   workers=workers, force=force, echo=typer.echo)
         except (ValueError, FileNotFoundError) as err:
             raise typer.BadParameter(str(err)) from None
-        for (spec, tournament), paired in zip(result.evaluation, result.paired):
-            typer.echo(f"\nLearned agent vs {players - 1} x {spec} ({tournament.deals} deals never used in "
-                       f"training\n  x {players} seat rotations, seed {tournament.seed})")
-            from agents.tournament import paired_differences
+        from agents.tournament import paired_differences
 
-            print_table(tournament, paired=paired_differences(tournament, spec))
+        for (spec, tournament), paired in zip(result.evaluation, result.paired):
+            title, notes = final_table_header(f"{tournament.n_players - 1} x {spec}", tournament)
+            typer.echo("")
+            print_table(tournament, paired=paired_differences(tournament, spec), title=title, notes=notes)
         s = result.summary
         typer.echo(f"Run folder: {result.run_dir}")
         typer.echo(f"  agent spec: learned:{result.model_path}")

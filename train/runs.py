@@ -1,4 +1,5 @@
-"""What is in a folder of training runs: ``seers runs`` (steps, final evaluation, disk use per run).
+"""What is in a folder of training runs: ``seers runs`` (decisions trained on, final evaluation, disk use
+per run).
 
 Reads only the JSON files a run writes (``config.json``, ``summary.json``, ``eval.json``) and file sizes;
 imports neither torch nor stable-baselines3, so listing is instant.
@@ -57,8 +58,13 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     """One run's summary as plain data.
 
     Returns:
-        ``{"name", "path", "players", "steps" (trained so far; None if unknown), "finished" (summary.json
-        exists), "size" (bytes), "sizes" ({part: bytes} for :data:`PARTS` and "models"), "evaluation"}``
+        ``{"name", "path", "players", "decisions", "steps", "finished" (summary.json exists), "size" (bytes),
+        "sizes" ({part: bytes} for :data:`PARTS` and "models"), "evaluation"}``. ``decisions``: the decisions
+        the learner trained on so far (self-play: ``train_decisions``, the policy's plays with a choice;
+        MaskablePPO: ``timesteps``, one catalogue action each, or the newest checkpoint's count while
+        unfinished; RLlib: ``env_steps``); ``steps``: the run's own count as before (MaskablePPO's
+        environment steps, the self-play learner's plays of all seats, RLlib's env steps). Either is None
+        when the run folder does not record it.
         where ``evaluation`` is ``None`` without ``eval.json``, else a list of ``{"table", "agent", "deals",
         "mean_score", "score_ci" (None: one deal), "win_rate", "vs": baseline or None, "diff", "diff_ci", "verdict"}`` for
         the learned agent (:func:`is_learned`) in each table, with the paired difference from the heuristic (else the
@@ -77,16 +83,19 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     config = raw.get("config") or raw.get(raw.get("algo", ""), {}) if isinstance(raw, dict) else {}
     summary_path = run / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
-    # MaskablePPO counts environment steps; the self-play learner counts decisions of every seat
-    steps = summary.get("timesteps", summary.get("all_decisions"))
+    # MaskablePPO counts environment steps (its decisions); the self-play learner counts the plays of
+    # every seat (all_decisions) and, apart, the policy's decisions it trains on; RLlib its env steps
+    steps = summary.get("timesteps", summary.get("all_decisions", summary.get("env_steps")))
+    decisions = summary.get("timesteps", summary.get("train_decisions", summary.get("env_steps")))
     if steps is None:  # unfinished: the newest checkpoint's step count
         ckpts = [int(p.stem.split("_", 1)[1]) for p in (run / "checkpoints").glob("ckpt_*.zip")
                  if p.stem.split("_", 1)[1].isdigit()] if (run / "checkpoints").is_dir() else []
         steps = max(ckpts) if ckpts else None
+        decisions = steps
     sizes = {part: folder_size(run / part) for part in PARTS}
     sizes["models"] = sum(p.stat().st_size for p in (*run.glob("*.zip"), *run.glob("*.pt")))
     info: dict[str, Any] = {"name": run.name, "path": str(run), "players": config.get("n_players"),
-                            "steps": steps, "finished": summary_path.is_file(), "size": folder_size(run),
+                            "decisions": decisions, "steps": steps, "finished": summary_path.is_file(), "size": folder_size(run),
                             "sizes": sizes, "evaluation": None}
     eval_path = run / "eval.json"
     if eval_path.is_file():

@@ -9,16 +9,17 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
     """Table cells (the form of :func:`agents.tournament.table_cells`) for :func:`train.runs.list_runs`."""
     from train.runs import PARTS, format_size
 
-    headers = ["run", "steps", "size", "vs", "learned - vs ±95%"]
+    headers = ["run", "decisions", "size", "vs", "learned - vs ±95%"]
     if wide:
-        headers = ["run", "players", "steps", "size", *PARTS, "models", "deals", "learned score", "win%", "vs",
+        headers = ["run", "players", "decisions", "size", *PARTS, "models", "deals", "learned score", "win%", "vs",
                    "learned - vs ±95%"]
     rows = []
     for r in runs:
         evals = r["evaluation"] or [None]
         for k, e in enumerate(evals):
             name = r["name"] if k == 0 else ""
-            steps = "?" if r["steps"] is None else f"{r['steps']:,}"
+            decisions = r.get("decisions")  # absent from the JSON of an older seers runs
+            steps = "?" if decisions is None else f"{decisions:,}"
             if not r["finished"]:
                 steps += " (unfinished)" if k == 0 else ""
             if e is None:
@@ -43,7 +44,8 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
     caption = ["learned - vs: in the final evaluation (eval.json, one row per table), the learned agent's paired "
                "per-deal score difference from the baseline vs (the heuristic when seated) ± half-width of its "
                "95% t interval; 'tie' when the interval holds 0",
-               "steps: environment steps (MaskablePPO) or decisions of all seats (self-play learner); "
+               "decisions: the learner's decisions trained on (self-play: the policy's plays with a choice; "
+               "MaskablePPO: environment steps, one catalogue action each; RLlib: env steps); "
                "size: disk use of the run folder (train/trainer.py's docstring breaks it down)"]
     if wide:
         caption.insert(1, "learned score: its mean game score ± 95% half-width; win%: its win rate")
@@ -63,8 +65,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         wide: bool = typer.Option(False, "--wide", help="Also players, deals, win rate and disk use by part."),
         json_: bool = typer.Option(False, "--json", help="Print the runs as JSON (plain data) instead."),
     ) -> None:
-        """List training runs: steps, the final evaluation (with the paired difference from the heuristic)
-        and disk use."""
+        """List training runs: decisions trained on, the final evaluation (with the paired difference from
+        the heuristic) and disk use."""
         import json
 
         from agents.tournament import markdown_table
