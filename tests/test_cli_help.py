@@ -40,6 +40,7 @@ def test_help_fits_80_columns_and_lists_every_option_uncut(path, columns):
     assert max(len(line) for line in text.splitlines()) <= 80, text
     assert "…" not in text
     options = text.split("\nOptions:\n", 1)[1]
+    # no type tags: each option that takes a value names it with metavar= (N, SPEC, FILE, ...)
     assert not re.search(r"<(bool|str|int|float|path)[^>]*>", options.split("\nCommands:\n")[0]), text
     cmd = dict(COMMANDS)[path]
     flat = " ".join(text.split())

@@ -2,7 +2,8 @@
 
 Each feature registers its own commands from its own module (``register(app, bench_app)``), listed in
 :data:`COMMAND_MODULES`; a module that is not installed is skipped. To add a command (e.g. ``seers
-serve``), write a module with ``register(app, bench_app)`` and add its name to :data:`COMMAND_MODULES`.
+serve``), write a module with ``register(app, bench_app)`` and add its name to :data:`COMMAND_MODULES`;
+give each option that takes a value a ``metavar`` (``N``, ``SPEC``, ``FILE``...) for ``--help``.
 """
 
 from __future__ import annotations
