@@ -39,21 +39,10 @@ from .base import Agent
 
 _ROD_CARD = FIRST_ARTIFACT + ROD
 
-#: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7).
-WEIGHTS = {
-    "card": 1.0,  # per card held (section 5 penalty)
-    "play": 1.5,  # per play still needed to empty the hand
-    "high": 0.3,  # per value step above 10 of a suited card (control)
-    "wild": 0.5,  # a wild's flexibility
-    "highest_single": 1.2,  # the unbeatable Single
-    "bonus": 1.0,  # weight of the bonus a hand of 5 or fewer would score
-    "out": 0.0,  # premium for going out (ends the round, scores 0)
-    "lead_rank": 0.3,  # per value: prefer leading low
-    "lead": 1.5,  # worth of winning the lead (Rod, Gift)
-    "pass": -0.5,  # bias for passing when following (a play must cost structure to lose)
-    "pass_danger": -2.0,  # bias for passing when an opponent holds few cards
-    "danger_cards": 3,  # an opponent with this many cards or fewer is about to go out
-}
+#: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7);
+#: the data lives in :data:`seers_env.play_eval.HEURISTIC_DEFAULTS` so that the environment's batch features
+#: (:mod:`seers_env.vector_features`) can score plays as this agent does without importing it.
+WEIGHTS = play_eval.HEURISTIC_DEFAULTS
 
 
 def hand_value(hand: list[int] | tuple[int, ...], weights: dict | None = None) -> float:

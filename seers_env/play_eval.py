@@ -65,6 +65,38 @@ KIND_CLASS = np.array([1 if k in _RIDE_KINDS else 2 if k in _ALONE_KINDS else 0 
 #: Order of the weights array of :func:`heuristic_values`.
 HEURISTIC_WEIGHTS = ("card", "play", "high", "wild", "highest_single", "bonus", "out", "lead_rank", "lead",
                      "pass", "pass_danger")
+#: The heuristic agent's default weights (data; :data:`agents.heuristic.WEIGHTS` is this dict, tuned against
+#: ``greedy`` in 4-player games, tournament seed 7): those of :data:`HEURISTIC_WEIGHTS` and
+#: ``danger_cards``, the hand size at or below which an opponent is about to go out.
+HEURISTIC_DEFAULTS = {
+    "card": 1.0,  # per card held (section 5 penalty)
+    "play": 1.5,  # per play still needed to empty the hand
+    "high": 0.3,  # per value step above 10 of a suited card (control)
+    "wild": 0.5,  # a wild's flexibility
+    "highest_single": 1.2,  # the unbeatable Single
+    "bonus": 1.0,  # weight of the bonus a hand of 5 or fewer would score
+    "out": 0.0,  # premium for going out (ends the round, scores 0)
+    "lead_rank": 0.3,  # per value: prefer leading low
+    "lead": 1.5,  # worth of winning the lead (Rod, Gift)
+    "pass": -0.5,  # bias for passing when following (a play must cost structure to lose)
+    "pass_danger": -2.0,  # bias for passing when an opponent holds few cards
+    "danger_cards": 3,  # an opponent with this many cards or fewer is about to go out
+}
+
+
+def heuristic_weight_array(weights: dict | None = None) -> tuple[np.ndarray, int]:
+    """``(float64 (11,) in the order of HEURISTIC_WEIGHTS, danger_cards)`` of a full weights dict
+    (default :data:`HEURISTIC_DEFAULTS`), for :func:`heuristic_values`.
+
+    Raises:
+        KeyError: ``weights`` lacks one of :data:`HEURISTIC_WEIGHTS` or ``danger_cards`` (the message names it).
+    """
+    w = HEURISTIC_DEFAULTS if weights is None else weights
+    missing = [k for k in HEURISTIC_WEIGHTS + ("danger_cards",) if k not in w]
+    if missing:
+        raise KeyError(f"heuristic weights lack {missing}; give all of {list(HEURISTIC_DEFAULTS)}")
+    # a seat "is about to go out" when its size <= danger_cards: the same test with the floor of it
+    return np.array([w[k] for k in HEURISTIC_WEIGHTS], dtype=np.float64), int(np.floor(w["danger_cards"]))
 
 _PASS, _MELD, _ROD, _GIFT = core.PASS_KIND, core.MELD_KIND, core.ROD_KIND, core.GIFT_KIND
 _RUN = core.RUN
@@ -494,6 +526,6 @@ def heuristic_scores(hand, table, trick, weights, leading, danger, sizes):
     return heuristic_values(table, left, weights, leading, danger, sizes), bad
 
 
-__all__ = ["COLUMNS", "HEURISTIC_WEIGHTS", "LEFT_COLUMNS", "N_COLS", "N_LEFT", "encode_rows",
-           "fewest_melds_vm", "hands_left", "heuristic_scores", "heuristic_values", "plays_rows",
+__all__ = ["COLUMNS", "HEURISTIC_DEFAULTS", "HEURISTIC_WEIGHTS", "LEFT_COLUMNS", "N_COLS", "N_LEFT", "encode_rows",
+           "fewest_melds_vm", "hands_left", "heuristic_scores", "heuristic_weight_array", "heuristic_values", "plays_rows",
            "table_of_keys", "table_of_plays"]

@@ -20,22 +20,99 @@ the turn-based twist of PettingZoo's AEC games: each row is the decision of the 
 Slot ``i`` draws its games exactly as ``raw_env.reset(seed=seed + i)`` and then ``reset()`` after each
 game: stepping the vector env gives the same trajectories as stepping those AEC envs one by one
 (``tests/test_vector.py``).
+
+**Play level** (for play-scoring learners, DouZero / PerfectDou style): instead of catalogue actions, a
+learner may choose whole plays. :meth:`SeersVectorEnv.play_features` gives, for every game, the acting
+seat's state and one feature row per legal play (the full list, ``Game.legal_plays()`` order, so row ``j``
+of a game is its play ``j``; :mod:`seers_env.vector_features`, equal to :mod:`seers_env.features`), and
+:meth:`SeersVectorEnv.step_plays` applies one play per game by its index in that list, with the rewards,
+terminations and autoreset of :meth:`~SeersVectorEnv.step`. :func:`kernel_play_features` computes the same
+arrays for chosen slots of any :class:`~seers_env.engine.kernel.KernelGames` (the self-play actor's path).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from gymnasium import spaces
 
-from . import vector_core
+from . import features, play_eval, vector_core, vector_features
 from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
 from .engine.game import GameConfig
-from .engine.kernel import N_CARD_IDS, S_PENDING_READY, KernelGames
+from .engine.kernel import N_CARD_IDS, S_CURRENT, S_OVER, S_PENDING_READY, KernelGames
 from .observation import OBS_DIM
 from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES
+
+assert (vector_features.STATE_DIM, vector_features.HISTORY_LEN, vector_features.HISTORY_ENTRY) == \
+    (features.STATE_DIM, features.HISTORY_LEN, features.HISTORY_ENTRY)
+assert [(o, n) for name, o, n in features.STATE_LAYOUT] == [
+    (0, OBS_DIM), (vector_features.O_UNSEEN, 60), (vector_features.O_UNSEEN_WILDS, 1),
+    (vector_features.O_HISTORY, vector_features.HISTORY_LEN * vector_features.HISTORY_ENTRY)]
+
+
+class PlayFeatures(NamedTuple):
+    """Play-scoring features of ``M`` decisions (:func:`kernel_play_features`); new arrays, owned by the
+    caller.
+
+    Attributes:
+        states: float32 ``(M, STATE_DIM)``, :func:`seers_env.features.encode_state` of each acting seat.
+        rows: float32 ``(R, PLAY_DIM)``, or ``(R, PLAY_DIM + 1)`` with the heuristic prior column: the
+            :func:`seers_env.features.encode_plays` rows of every legal play of every decision.
+        offsets: int64 ``(M + 1,)``: decision ``j`` owns ``rows[offsets[j]:offsets[j + 1]]`` (its legal plays
+            in ``Game.legal_plays()`` order).
+        hidden: float32 ``(M, HIDDEN_DIM)``: every hand seen from the acting seat (a privileged critic's
+            input; zeros when not asked for).
+        seats: int64 ``(M,)``: the acting seat of each decision.
+        keys: int64 ``(R,)``: the engine's play key of each row (:mod:`seers_env.engine.core`).
+    """
+
+    states: np.ndarray
+    rows: np.ndarray
+    offsets: np.ndarray
+    hidden: np.ndarray
+    seats: np.ndarray
+    keys: np.ndarray
+
+
+def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True, heuristic_weights: dict | None = None,
+                         hidden: bool = True) -> PlayFeatures:
+    """:class:`PlayFeatures` of the acting seats of ``slots`` in kernel ``games`` (compiled,
+    :func:`seers_env.vector_features.decision_features`).
+
+    Args:
+        games: the kernel games.
+        slots: int array-like ``(M,)`` of slots whose game is not over (repeats allowed).
+        heuristic_prior: add a last column with the heuristic agent's score of each play
+            (``HeuristicAgent.score_array``, as ``train.scoring_policy.play_rows``).
+        heuristic_weights: the heuristic's full weights dict (default
+            :data:`seers_env.play_eval.HEURISTIC_DEFAULTS`, the agent's default).
+        hidden: fill :attr:`PlayFeatures.hidden`.
+
+    Raises:
+        IndexError: a slot outside ``0 .. num_games - 1`` (the message names it).
+        ValueError: ``slots`` is not 1-D integers, or a listed slot's game is over (no seat to act).
+        KeyError: ``heuristic_weights`` lacks a weight.
+    """
+    s = np.asarray(slots)
+    if s.ndim != 1 or (s.size and not np.issubdtype(s.dtype, np.integer)):
+        raise ValueError(f"slots must be a 1-D array of integers, got {s.dtype} {s.shape}")
+    s = s.astype(np.int64)
+    bad = np.flatnonzero((s < 0) | (s >= games.num_games))
+    if bad.size:
+        raise IndexError(f"slot {int(s[bad[0]])} is out of range; allowed: 0 .. {games.num_games - 1}")
+    over = np.flatnonzero(games.scal[s, S_OVER])
+    if over.size:
+        raise ValueError(f"slot {int(s[over[0]])}: the game is over, no seat is to act")
+    weights, danger = play_eval.heuristic_weight_array(heuristic_weights)
+    states, rows, offsets, hid, keys, bad_row = vector_features.decision_features(
+        games.cards, games.scal, games.scores, s, features._ROW_OFFSETS, features.PLAY_DIM, bool(heuristic_prior),
+        weights, danger, bool(hidden))
+    if bad_row >= 0:  # legal keys always fit the hand: a corrupted kernel state
+        raise RuntimeError(f"slot {int(s[bad_row])}: a legal play spends cards the seat does not hold")
+    return PlayFeatures(states, rows, offsets, hid, games.scal[s, S_CURRENT].copy(), keys)
 
 
 class SeersVectorEnv:
@@ -104,6 +181,7 @@ class SeersVectorEnv:
         self._totals = np.zeros((n, self.n_players), np.int64)
         self._widen = np.zeros(n, np.int64)
         self._buf = np.empty(N_CARD_IDS + 160, np.int64)
+        self._plays: tuple[np.ndarray, np.ndarray] | None = None  # this step's full legal lists (keys, offsets)
 
     # --- episodes ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -123,6 +201,7 @@ class SeersVectorEnv:
         else:
             rngs = [np.random.default_rng(int(seed) + i) for i in range(self.num_envs)]
         k = self.kernel = KernelGames(self.num_envs, self.config)
+        self._plays = None
         self._fresh_outputs()
         for i, rng in enumerate(rngs):
             k.slot_rngs[i] = rng
@@ -197,14 +276,86 @@ class SeersVectorEnv:
         k = self.kernel
         step = vector_core.step_all_parallel if self.parallel else vector_core.step_all
         self._fresh_outputs()
+        self._plays = None
         if step(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec, a,
                 self._obs, self._masks, self._rewards, self._terms, self._totals, self.reward_mode == "win",
                 self._widen):
             self._widen_rows()
+        return self._after_step()
+
+    def _after_step(self) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        k = self.kernel
         for i in np.flatnonzero(k.scal[:, S_PENDING_READY] == 0).tolist():
             k.refill(i)  # deal the next round (or game) ahead, in Python
         return (self._observations(), self._rewards.copy(), self._terms.copy(), np.zeros(self.num_envs, bool),
                 {"seat": self._seats(), "totals": self._totals.copy()})
+
+    # --- play level ---------------------------------------------------------------------------------
+    def play_features(self, heuristic_prior: bool = True, hidden: bool = True) -> PlayFeatures:
+        """Every game's decision at the play level: :class:`PlayFeatures` with ``M == num_envs`` (new arrays).
+
+        Row ``j`` of game ``i`` (``rows[offsets[i] + j]``) is the ``j``-th legal play of its acting seat in
+        ``Game.legal_plays()`` order, the full list (no folding of ride-along artifact copies), the play
+        :meth:`step_plays` applies for index ``j``. Layouts: :mod:`seers_env.features`; with
+        ``heuristic_prior`` the rows carry one more column, the heuristic agent's score (default weights).
+
+        Raises:
+            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+        """
+        self._check_open("play_features")
+        out = kernel_play_features(self.kernel, np.arange(self.num_envs), heuristic_prior, hidden=hidden)
+        self._plays = (out.keys.copy(), out.offsets.copy())  # kept apart from what the caller gets
+        return out
+
+    def step_plays(self, indices) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Apply one whole play in every game: play ``indices[i]`` of game ``i``'s legal list
+        (:meth:`play_features` order), however many catalogue actions it would take in :meth:`step`.
+
+        Args:
+            indices: int array-like ``(num_envs,)``, ``0 <= indices[i] < number of legal plays of game i``.
+
+        Returns:
+            What :meth:`step` returns, with the same conventions: ``(observations, rewards float32
+            (N, n_players), terminations bool (N,), truncations bool (N,), infos)``; a game that ends is
+            replaced by its slot's next game in the same step; the observations and masks are those of the
+            next catalogue decisions (so :meth:`step` may follow).
+
+        Raises:
+            RuntimeError: ``reset()`` was not called, or ``close()`` was, or a game is in the middle of a
+                catalogue decision (a :meth:`step` chose part of a play; finish it with :meth:`step`).
+            TypeError: indices of a non-integer dtype.
+            ValueError: wrong shape.
+            IndexError: an index outside its game's legal plays (the message names the row, the value and
+                the allowed range). Nothing changes on any error.
+        """
+        self._check_open("step_plays")
+        a = np.asarray(indices)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"indices must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"indices must be integers (an integer dtype), got dtype {a.dtype}")
+        mid = np.flatnonzero(self._dec[:, vector_core.D_NCHOSEN] > 0)
+        if mid.size:
+            raise RuntimeError(f"row {int(mid[0])} is in the middle of a catalogue decision (stage "
+                               f"{int(self._dec[mid[0], vector_core.D_STAGE])}); finish it with step() first")
+        k = self.kernel
+        if self._plays is None:
+            self._plays = vector_features.legal_key_lists(k.cards, k.scal, np.arange(self.num_envs, dtype=np.int64))
+        keys, offsets = self._plays
+        counts = np.diff(offsets)
+        bad = [r for r, (x, c) in enumerate(zip(a.tolist(), counts.tolist())) if not 0 <= x < c]  # exact ints
+        if bad:
+            r = bad[0]
+            raise IndexError(f"play index {a[r]} of row {r} is out of range; allowed: 0 .. {int(counts[r]) - 1} "
+                             f"(its {int(counts[r])} legal plays)")
+        chosen = keys[offsets[:-1] + a.astype(np.int64)]
+        self._fresh_outputs()
+        self._plays = None
+        if vector_core.step_plays_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
+                                      chosen, self._obs, self._masks, self._rewards, self._terms, self._totals,
+                                      self.reward_mode == "win", self._widen):
+            self._widen_rows()
+        return self._after_step()
 
     def action_masks(self) -> np.ndarray:
         """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array, built from the pending
@@ -233,4 +384,4 @@ class SeersVectorEnv:
             raise RuntimeError(f"call reset() before {name}()")
 
 
-__all__ = ["SeersVectorEnv"]
+__all__ = ["PlayFeatures", "SeersVectorEnv", "kernel_play_features"]

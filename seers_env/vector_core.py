@@ -234,7 +234,13 @@ def write_obs(cards, scal, scores, i, dec, obs):
     """``obs[i]`` = :func:`seers_env.observation.observe` of slot ``i``'s acting seat with its pending
     decision (float32, :data:`~seers_env.observation.OBSERVATION_LAYOUT`): the card blocks from the
     kernel's card planes, the rest by :func:`seers_env.observation.encode_head`."""
-    row = obs[i]
+    write_obs_row(cards, scal, scores, i, dec[i], obs[i])
+
+
+@njit(cache=True)
+def write_obs_row(cards, scal, scores, i, dec_row, row):
+    """:func:`write_obs` into ``row`` (float32 ``(OBS_DIM,)``) with the decision row ``dec_row`` (int64
+    ``(N_DEC,)``; ``dec_row[D_STAGE] == -1``: no pending decision, as ``observe(game, seat)``)."""
     row[:] = 0.0
     n = scal[i, S_N_PLAYERS]
     seat = scal[i, S_CURRENT]
@@ -273,12 +279,12 @@ def write_obs(cards, scal, scores, i, dec, obs):
     head[H_GO_FIRST] = scal[i, S_GO_FIRST]
     head[H_ROUND] = scal[i, S_ROUND]
     head[H_N_ROUNDS] = scal[i, S_N_ROUNDS]
-    head[H_STAGE] = dec[i, D_STAGE]
+    head[H_STAGE] = dec_row[D_STAGE]
     head[H_SCORED] = scored
     head[H_SUITS] = suits
-    head[H_NCHOSEN] = dec[i, D_NCHOSEN]
-    for k in range(dec[i, D_NCHOSEN]):
-        head[H_CHOSEN + k] = dec[i, D_CHOSEN + k]
+    head[H_NCHOSEN] = dec_row[D_NCHOSEN]
+    for k in range(dec_row[D_NCHOSEN]):
+        head[H_CHOSEN + k] = dec_row[D_CHOSEN + k]
     encode_head(row, head)
 
 
@@ -317,6 +323,16 @@ def _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, action, obs, mask
         write_mask(scal, i, keys, cands, dec, masks)
         write_obs(cards, scal, scores, i, dec, obs)
         return 0
+    return _apply_row(cards, scal, scores, keys, nkeys, cands, dec, i, key, obs, masks, rewards, terms, totals,
+                      win_mode, widen, buf, tmp)
+
+
+@njit(cache=True)
+def _apply_row(cards, scal, scores, keys, nkeys, cands, dec, i, key, obs, masks, rewards, terms, totals,
+               win_mode, widen, buf, tmp):
+    """The rest of :func:`_step_row` once slot ``i``'s play ``key`` is chosen: apply it, book rewards,
+    autoreset, list the next (folded) decision; returns 1 when its legal plays do not fit in ``keys``."""
+    p = scal[i, S_N_PLAYERS]
     r = scal[i, S_ROUND]
     kernel.apply_key(cards, scal, scores, i, key, tmp)
     outcome = scal[i, S_OUTCOME]
@@ -358,6 +374,27 @@ def step_all(cards, scal, scores, keys, nkeys, cands, dec, actions, obs, masks, 
     for i in range(actions.shape[0]):
         n_wide += _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, actions[i], obs, masks, rewards,
                             terms, totals, win_mode, widen, buf, tmp)
+    return n_wide
+
+
+@njit(cache=True)
+def step_plays_all(cards, scal, scores, keys, nkeys, cands, dec, play_keys, obs, masks, rewards, terms, totals,
+                   win_mode, widen):
+    """:func:`step_all` with whole plays: apply play key ``play_keys[i]`` (int64 ``(N,)``, a legal play of
+    slot ``i``'s acting seat, not checked here) in every slot, however many catalogue actions it would
+    take; rewards, terminations, totals, autoreset, the next decisions, masks and observations as
+    :func:`step_all`. Returns the number of slots whose next legal plays do not fit in ``keys``."""
+    buf = np.empty(N_CARD_IDS + 160, np.int64)
+    tmp = np.empty(N_CARD_IDS, np.int64)
+    n_wide = 0
+    for i in range(play_keys.shape[0]):
+        widen[i] = 0
+        terms[i] = False
+        for s in range(scal[i, S_N_PLAYERS]):
+            rewards[i, s] = 0.0
+            totals[i, s] = 0
+        n_wide += _apply_row(cards, scal, scores, keys, nkeys, cands, dec, i, play_keys[i], obs, masks, rewards,
+                             terms, totals, win_mode, widen, buf, tmp)
     return n_wide
 
 
@@ -538,4 +575,4 @@ assert N_ACTIONS > TARGET_BASE and HIGHEST == 3
 
 __all__ = ["choose", "first_bad_action", "finish_rows", "finish_rows_folded", "new_decision",
            "new_decision_folded", "play_code", "random_legal_actions", "start_all", "start_all_folded",
-           "step_all", "write_mask", "write_masks", "write_obs"]
+           "step_all", "step_plays_all", "write_mask", "write_masks", "write_obs", "write_obs_row"]

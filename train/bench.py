@@ -87,3 +87,37 @@ def selfplay_throughput(seconds: float, n_players: int = 4, actors: int = 2, gam
     trained = last["train_decisions"] - first["train_decisions"]
     return {"decisions": plays, "trained": trained, "seconds": sec,
             "decisions_per_s": plays / sec, "trained_per_s": trained / sec}
+
+
+def selfplay_actor_throughput(seconds: float, n_players: int = 4, games_in_flight: int = 32, kernel: bool = True,
+                              seed: int = 0) -> dict[str, float]:
+    """The self-play actor alone (:class:`train.selfplay.Actor`, no learner, no worker process, one torch
+    thread): rollouts with a freshly initialised network for about ``seconds``, on the compiled kernel
+    (``kernel=True``) or on Python ``Game`` objects.
+
+    The first rollout (loading compiled code) is not counted; whole rollouts are timed.
+
+    Returns:
+        ``{"decisions", "trained", "seconds", "decisions_per_s", "trained_per_s"}``: every seat's plays
+        and the policy's samples (plays with a choice), as :func:`selfplay_throughput`.
+    """
+    import torch
+
+    from .selfplay import Actor, SelfPlayConfig
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as an actor process
+    try:
+        cfg = SelfPlayConfig(n_players=n_players, seed=seed, games_in_flight=games_in_flight, imitation_samples=0)
+        actor = Actor(cfg, seed, kernel=kernel)
+        actor.collect()  # warm-up
+        d0, trained = actor.decisions, 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            trained += len(actor.collect())
+        sec = time.perf_counter() - t0
+    finally:
+        torch.set_num_threads(threads)
+    plays = actor.decisions - d0
+    return {"decisions": plays, "trained": trained, "seconds": sec, "decisions_per_s": plays / sec,
+            "trained_per_s": trained / sec}

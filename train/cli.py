@@ -291,7 +291,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(20.0, metavar="SECONDS", help="Training wall time per setting, in seconds."),
         players: int = typer.Option(4, metavar="N", help="Players at the table."),
         opponents: str = typer.Option("random:1,greedy:1,heuristic:2", metavar="MIX", help="Opponent mix (MaskablePPO)."),
-        algo: str = typer.Option("both", metavar="ALGO", help="selfplay, maskable-ppo or both."),
+        algo: str = typer.Option("both", metavar="ALGO", help="selfplay, maskable-ppo or both; or actor: the "
+                                 "self-play actor alone (no learner), on the compiled kernel and on Python "
+                                 "Game objects."),
         model: str = typer.Option("", metavar="FILE", help="Self-play starts from this model file ('': a fresh network, "
                                   "which plays as the heuristic, as seers train starts; 'shipped': the "
                                   "model shipped with the package)."),
@@ -303,18 +305,19 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         DummyVecEnv and SubprocVecEnv. Each setting trains for about --seconds. 'plays/s' counts every seat's plays (self-play
         plays all seats); 'trained/s' counts the learner's training samples: self-play's plays with a
         choice, MaskablePPO's environment steps (one catalogue action of its one seat; a play takes 1
-        to 3). The ratio compares trained/s with the first row.
+        to 3). The ratio compares trained/s with the first row (``--algo actor``: plays/s of the
+        actor alone, in this process with one torch thread, kernel against Game objects).
         """
         import os
 
         from rich.console import Console
         from rich.table import Table
 
-        from .bench import selfplay_throughput, training_throughput
+        from .bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
         from .scoring_policy import shipped_model_path
 
-        if algo not in ("both", "selfplay", "maskable-ppo"):
-            raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo")
+        if algo not in ("both", "selfplay", "maskable-ppo", "actor"):
+            raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo, actor")
         if model == "shipped":
             model = shipped_model_path(players) if os.path.isfile(shipped_model_path(players)) else ""
         table = Table(title=f"Training throughput, {players} players ({seconds:g} s each)")
@@ -333,6 +336,15 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 table.add_row("selfplay", f"{actors} actor{'s' if actors > 1 else ''}",
                               f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
                               f"{r['trained_per_s'] / base:.2f}x")
+        if algo == "actor":
+            for kernel in (False, True):
+                r = selfplay_actor_throughput(seconds, players, kernel=kernel)
+                base = base or r["decisions_per_s"]
+                path = "kernel" if kernel else "Game objects"
+                results.append({"learner": "selfplay_actor", "path": path, **r,
+                                "ratio": r["decisions_per_s"] / base})
+                table.add_row("actor only", path, f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
+                              f"{r['decisions_per_s'] / base:.2f}x")
         if algo in ("both", "maskable-ppo"):
             for vec, n in (("dummy", 8), ("subproc", 2)):
                 r = training_throughput(vec, n, seconds, players, opponents)

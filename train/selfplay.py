@@ -34,9 +34,13 @@ import numpy as np
 import torch
 
 from agents.base import Agent
+from agents.heuristic import HeuristicAgent
+from seers_env import play_eval, vector_features
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+from seers_env.engine.kernel import MAX_SEATS, OUT_GAME_OVER, OUT_ROUND, S_OUTCOME, KernelGames
 from seers_env.features import encode_state
 from seers_env.game import Game, GameConfig
+from seers_env.vector import kernel_play_features
 from seers_env.view import SeatView
 
 from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config, play_rows,
@@ -227,6 +231,20 @@ def concat_batches(batches: list[Batch]) -> Batch:
                  cat([b.rewards for b in batches]), cat([b.done for b in batches]), cat(traj))
 
 
+def forward_stacked(net: PlayScoringNet, states: np.ndarray, rows: np.ndarray, offsets: np.ndarray,
+                    hidden: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`forward_batch` of stacked decisions (no gradient): ``states`` float32 ``(B, STATE_DIM)``,
+    ``rows`` float32 ``(R, ·)`` with decision ``i``'s plays at ``offsets[i]:offsets[i + 1]`` (int64
+    ``(B + 1,)``), ``hidden`` float32 ``(B, HIDDEN_DIM)`` or ``None``.
+
+    Returns: the logits of every row float32 ``(R,)`` and the values float32 ``(B,)``."""
+    seg = torch.from_numpy(np.repeat(np.arange(len(states)), np.diff(offsets)))
+    with torch.no_grad():
+        logits, values = net(torch.from_numpy(states), torch.from_numpy(rows), seg,
+                             torch.from_numpy(hidden) if hidden is not None else None)
+    return logits.numpy(), values.numpy()
+
+
 def forward_batch(net: PlayScoringNet, states: list[np.ndarray], plays: list[np.ndarray],
                   hidden: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
     """Score the legal plays of several decisions in one forward pass (no gradient).
@@ -246,39 +264,137 @@ class Actor:
     """Plays ``games_in_flight`` games in lockstep with the current policy and returns training samples.
 
     Games persist between calls: each :meth:`collect` plays every game to the end of its current round.
+
+    The games run on the compiled kernel (:class:`~seers_env.engine.kernel.KernelGames`, dealt with the
+    same draws as :class:`~seers_env.game.Game`), with the learner's features built for all waiting
+    decisions in one compiled call (:func:`seers_env.vector.kernel_play_features`) and the heuristic
+    baseline seats and forced decisions played in another
+    (:func:`seers_env.vector_features.advance_forced`). A baseline other than the plain ``heuristic``
+    plays on Python ``Game`` objects instead (it acts on a ``SeatView``). Both paths draw from ``rng`` in
+    the same order and give the same :class:`Batch` for the same seed (``tests/test_selfplay_kernel.py``).
+
+    Args:
+        cfg: the configuration; ``seed``: seeds the games, the baseline seats and the sampling.
+        net: the policy (default: a new one).
+        kernel: play on the kernel (``None``: whenever the baseline allows it); ``False`` forces the
+            ``Game`` path.
+
+    Raises:
+        ValueError: ``kernel=True`` with a baseline agent that is not the plain ``heuristic``.
     """
 
-    def __init__(self, cfg: SelfPlayConfig, seed: int, net: PlayScoringNet | None = None):
+    def __init__(self, cfg: SelfPlayConfig, seed: int, net: PlayScoringNet | None = None, kernel: bool | None = None):
         self.cfg = cfg
         self.rng = np.random.default_rng(seed)
         self.net = net if net is not None else PlayScoringNet(cfg.net_config())
-        self.games = [self._new_game() for _ in range(cfg.games_in_flight)]
+        n_games = cfg.games_in_flight
+        seeds = [int(self.rng.integers(2**62)) for _ in range(n_games)]  # as Game(..., seed) per game, in order
         self.baseline_agent: Agent | None = None
         if cfg.baseline_seats > 0:
             from agents.specs import make_agent
 
             self.baseline_agent = make_agent(cfg.baseline, seed=int(self.rng.integers(2**31)))
+        plain_heuristic = self.baseline_agent is None or type(self.baseline_agent) is HeuristicAgent
+        if kernel and not plain_heuristic:
+            raise ValueError(f"baseline {cfg.baseline!r} acts on Game objects; the kernel path takes only "
+                             "the plain 'heuristic' baseline (use kernel=None or False)")
+        self.on_kernel = plain_heuristic if kernel is None else bool(kernel)
+        self.games: list[Game] = []
+        self.kernel: KernelGames | None = None
+        if self.on_kernel:
+            self.kernel = KernelGames(n_games, cfg.game_config())
+            for g, s in enumerate(seeds):
+                self.kernel.new_game(g, s)
+            w = self.baseline_agent.weights if self.baseline_agent is not None else None
+            self._baseline_weights, self._danger_cards = play_eval.heuristic_weight_array(w)
+        else:
+            self.games = [Game(cfg.game_config(), seed=s) for s in seeds]
         self.rounds_played = 0
         self.decisions = 0  # every decision, forced ones included
 
-    def _new_game(self) -> Game:
-        return Game(self.cfg.game_config(), seed=int(self.rng.integers(2**62)))
+    def _new_game_seed(self) -> int:
+        return int(self.rng.integers(2**62))
+
+    def _baseline_seats(self, n_games: int) -> list[list[bool]]:
+        """Which seats of each game the baseline plays this rollout (at least one policy seat per game)."""
+        cfg, rng, n = self.cfg, self.rng, self.cfg.n_players
+        baseline = [[bool(rng.random() < cfg.baseline_seats) for _ in range(n)] for _ in range(n_games)]
+        for seats in baseline:
+            if all(seats):
+                seats[int(rng.integers(n))] = False
+        return baseline
 
     def collect(self) -> Batch:
         """Play every game to the end of its current round; return the policy seats' decisions."""
-        cfg, net, rng = self.cfg, self.net, self.rng
-        n = cfg.n_players
-        states, hidden, plays, actions, logps, values = [], [], [], [], [], []
-        rewards: list[float] = []
-        done: list[bool] = []
-        traj: list[int] = []
-        last: dict[tuple[int, int], int] = {}  # (game, seat) -> index of its latest decision
-        traj_id: dict[tuple[int, int], int] = {}
+        out = _Rollout()
+        if self.on_kernel:
+            self._collect_kernel(out)
+        else:
+            self._collect_games(out)
+        return out.batch(self.net)
+
+    def _sample(self, logits: np.ndarray) -> tuple[int, float]:
+        """A play index drawn from the softmax of ``logits`` (float32 ``(n,)``) and its log-probability."""
+        lg = logits.astype(np.float64)
+        p = np.exp(lg - lg.max())
+        p /= p.sum()
+        a = sample_index(self.rng, p)  # = int(rng.choice(len(p), p=p)), same draw
+        return a, float(np.log(p[a] + 1e-12))
+
+    def _collect_kernel(self, out: _Rollout) -> None:
+        cfg, net, k = self.cfg, self.net, self.kernel
+        n_games = cfg.games_in_flight
+        heuristic = np.zeros((n_games, MAX_SEATS), bool)
+        heuristic[:, :cfg.n_players] = self._baseline_seats(n_games)
+        active = list(range(n_games))
+        status = np.empty(n_games, np.int64)
+        rounds = np.empty(n_games, np.int64)
+        while active:
+            slots = np.array(active, np.int64)
+            vector_features.advance_forced(k.cards, k.scal, k.scores, slots, heuristic, self._baseline_weights,
+                                           self._danger_cards, status, rounds)
+            still, waiting = [], []
+            for j, g in enumerate(active):
+                if status[j] == vector_features.WAITS:
+                    waiting.append(g)
+                    still.append(g)
+                    continue
+                self.decisions += 1
+                if self._after_kernel(g, int(rounds[j]), out):
+                    still.append(g)
+            if waiting:
+                f = kernel_play_features(k, waiting, cfg.heuristic_prior, hidden=True)
+                logits, vals = forward_stacked(net, f.states, f.rows, f.offsets,
+                                               f.hidden if cfg.privileged_critic else None)
+                for j, g in enumerate(waiting):
+                    lo, hi = int(f.offsets[j]), int(f.offsets[j + 1])
+                    a, logp = self._sample(logits[lo:hi])
+                    out.add(g, int(f.seats[j]), f.states[j], f.hidden[j], f.rows[lo:hi], a, logp, float(vals[j]))
+                    self.decisions += 1
+                    _, r = vector_features.apply_chosen(k.cards, k.scal, k.scores, g, int(f.keys[lo + a]))
+                    if not self._after_kernel(g, int(r), out):
+                        still.remove(g)
+            active = still
+
+    def _after_kernel(self, g: int, r: int, out: _Rollout) -> bool:
+        """After a play in kernel slot ``g`` (``r``: the round before it): book a round's rewards when it
+        ended, deal ahead or start the next game; returns whether the game goes on in this rollout."""
+        k = self.kernel
+        outcome = int(k.scal[g, S_OUTCOME])
+        if outcome < OUT_ROUND:
+            return True
+        self.rounds_played += 1
+        out.book(g, k.scores[g, r, :self.cfg.n_players].tolist())
+        if outcome == OUT_GAME_OVER:
+            k.new_game(g, self._new_game_seed())
+        else:
+            k.refill(g)  # the round after next, drawn ahead from the game's own generator
+        return False
+
+    def _collect_games(self, out: _Rollout) -> None:
+        cfg, net = self.cfg, self.net
         active = list(range(len(self.games)))
-        baseline = {g: [bool(rng.random() < cfg.baseline_seats) for _ in range(n)] for g in active}
-        for g in active:  # keep at least one policy seat per game
-            if all(baseline[g]):
-                baseline[g][int(rng.integers(n))] = False
+        baseline = self._baseline_seats(len(active))
         while active:
             pending: list[tuple[int, SeatView, list]] = []
             still = []
@@ -296,7 +412,7 @@ class Actor:
                     still.append(g)
                     continue
                 self.decisions += 1
-                if self._after(g, result, last, rewards, done, baseline[g]):
+                if self._after_game(g, result, out):
                     still.append(g)
             if pending:
                 st = [encode_state(v) for _, v, _ in pending]
@@ -304,54 +420,72 @@ class Actor:
                 hd = [hidden_hands(v._game, v.seat) for _, v, _ in pending]
                 logits, vals = forward_batch(net, st, pl, hd if cfg.privileged_critic else None)
                 for i, (g, view, legal) in enumerate(pending):
-                    lg = logits[i].astype(np.float64)
-                    p = np.exp(lg - lg.max())
-                    p /= p.sum()
-                    a = sample_index(rng, p)  # = int(rng.choice(len(legal), p=p)), same draw
-                    key = (g, view.seat)
-                    if key not in traj_id:
-                        traj_id[key] = len(traj_id)
-                    last[key] = len(actions)
-                    states.append(st[i])
-                    hidden.append(hd[i])
-                    plays.append(pl[i])
-                    actions.append(a)
-                    logps.append(float(np.log(p[a] + 1e-12)))
-                    values.append(float(vals[i]))
-                    rewards.append(0.0)
-                    done.append(False)
-                    traj.append(traj_id[key])
+                    a, logp = self._sample(logits[i])
+                    out.add(g, view.seat, st[i], hd[i], pl[i], a, logp, float(vals[i]))
                     self.decisions += 1
                     result = view._game.apply(legal[a])
-                    if not self._after(g, result, last, rewards, done, baseline[g]):
+                    if not self._after_game(g, result, out):
                         still.remove(g)
             active = still
-        offsets = np.zeros(len(plays) + 1, np.int64)
-        offsets[1:] = np.cumsum([len(p) for p in plays])
-        return Batch(np.stack(states) if states else np.zeros((0, net.cfg.state_dim), np.float32),
-                     np.stack(hidden) if hidden else np.zeros((0, HIDDEN_DIM), np.float32),
-                     np.concatenate(plays) if plays else
-                     np.zeros((0, net.cfg.play_dim + net.cfg.heuristic_prior), np.float32),
-                     offsets, np.asarray(actions, np.int64), np.asarray(logps, np.float32),
-                     np.asarray(values, np.float32), np.asarray(rewards, np.float32),
-                     np.asarray(done, bool), np.asarray(traj, np.int64))
 
-    def _after(self, g: int, result, last: dict, rewards: list, done: list, baseline: list[bool]) -> bool:
+    def _after_game(self, g: int, result, out: _Rollout) -> bool:
         """Book a round's rewards when it ended; returns whether game ``g`` goes on in this rollout."""
         if result.round_scores is None:
             return True
-        scores = result.round_scores
+        self.rounds_played += 1
+        out.book(g, list(result.round_scores))
+        if result.game_over:
+            self.games[g] = Game(self.cfg.game_config(), seed=self._new_game_seed())
+        return False
+
+
+class _Rollout:
+    """The decisions of one :meth:`Actor.collect`, as lists, and each seat's latest decision per game."""
+
+    def __init__(self):
+        self.states, self.hidden, self.plays, self.actions, self.logps, self.values = [], [], [], [], [], []
+        self.rewards: list[float] = []
+        self.done: list[bool] = []
+        self.traj: list[int] = []
+        self.last: dict[tuple[int, int], int] = {}  # (game, seat) -> index of its latest decision
+        self.traj_id: dict[tuple[int, int], int] = {}
+
+    def add(self, g: int, seat: int, state, hidden, rows, action: int, logp: float, value: float) -> None:
+        key = (g, seat)
+        if key not in self.traj_id:
+            self.traj_id[key] = len(self.traj_id)
+        self.last[key] = len(self.actions)
+        self.states.append(state)
+        self.hidden.append(hidden)
+        self.plays.append(rows)
+        self.actions.append(action)
+        self.logps.append(logp)
+        self.values.append(value)
+        self.rewards.append(0.0)
+        self.done.append(False)
+        self.traj.append(self.traj_id[key])
+
+    def book(self, g: int, scores: list[int]) -> None:
+        """Round scores of game ``g``: each seat's reward (its score minus the others' mean, rules section 5,
+        / :data:`REWARD_SCALE`) on its last decision of the round, which ends its episode."""
         n = len(scores)
         total = sum(scores)
         for seat in range(n):
-            i = last.pop((g, seat), None)
+            i = self.last.pop((g, seat), None)
             if i is not None:
-                rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / REWARD_SCALE
-                done[i] = True
-        self.rounds_played += 1
-        if result.game_over:
-            self.games[g] = self._new_game()
-        return False
+                self.rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / REWARD_SCALE
+                self.done[i] = True
+
+    def batch(self, net: PlayScoringNet) -> Batch:
+        offsets = np.zeros(len(self.plays) + 1, np.int64)
+        offsets[1:] = np.cumsum([len(p) for p in self.plays])
+        return Batch(np.stack(self.states) if self.states else np.zeros((0, net.cfg.state_dim), np.float32),
+                     np.stack(self.hidden) if self.hidden else np.zeros((0, HIDDEN_DIM), np.float32),
+                     np.concatenate(self.plays) if self.plays else
+                     np.zeros((0, net.cfg.play_dim + net.cfg.heuristic_prior), np.float32),
+                     offsets, np.asarray(self.actions, np.int64), np.asarray(self.logps, np.float32),
+                     np.asarray(self.values, np.float32), np.asarray(self.rewards, np.float32),
+                     np.asarray(self.done, bool), np.asarray(self.traj, np.int64))
 
 
 def advantages(batch: Batch, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:

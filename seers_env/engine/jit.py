@@ -69,6 +69,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "observation.py",
     "play_eval.py",
     "vector_core.py",
+    "vector_features.py",
 )
 
 

@@ -16,7 +16,10 @@ State of slot ``i`` (``P`` players, ``C == 68`` card ids, see :mod:`seers_env.en
 * ``scal``: ``int64 (N, N_SCALARS)``, named by the ``S_*`` constants: seat to act, Start Seer, top meld
   type / size / rank (type 0: no meld, the Start Seer leads), top seat, lead passes, round, Go First
   holder, game over, passed flags and suits in play (5 each), totals (5), the next deal's Go First holder
-  / Start Seer / suits, the player and round counts, and the last play's outcome.
+  / Start Seer / suits, the player and round counts, the last play's outcome, and the round's play
+  history: the number of plays made this round and the last :data:`HISTORY_LEN` play keys with their
+  seats (a ring buffer, ``S_HIST_*``; what ``Game.events`` holds since the round's deal, for
+  :mod:`seers_env.vector_features`).
 * ``scores``: ``int64 (N, n_rounds, 5)``, the round scores so far (section 5).
 
 **Dealing** draws in Python (a round is dealt once per ~70 plays):
@@ -91,7 +94,13 @@ S_N_ROUNDS = 35
 S_OUTCOME = 36  # of the last play: one of the OUT_* codes
 S_TRICK_WINNER = 37  # of the last play: the seat that won a trick, or -1
 S_ERROR = 38  # 1 when a round ended without a pending deal (the caller did not refill)
-N_SCALARS = 39
+S_HIST_COUNT = 39  # plays made this round (reset at each deal)
+S_HIST_KEYS = 40  # the round's last HISTORY_LEN play keys, a ring indexed by play count % HISTORY_LEN
+S_HIST_SEATS = S_HIST_KEYS + 16  # ... and the seats that made them
+N_SCALARS = S_HIST_SEATS + 16
+
+#: Plays of the current round kept per slot (``S_HIST_*``): what play-scoring features read as history.
+HISTORY_LEN = 16
 
 #: Outcomes of :func:`apply_key` (``scal[i, S_OUTCOME]``).
 OUT_NOTHING = 0
@@ -242,6 +251,7 @@ def install_pending(cards, scal, scores, i):
     _new_trick(cards, scal, i, scal[i, S_PENDING_START])
     scal[i, S_PENDING_READY] = 0
     scal[i, S_PENDING_NEW_GAME] = 0
+    scal[i, S_HIST_COUNT] = 0  # a new round: no plays yet
 
 
 @njit(cache=True)
@@ -274,6 +284,10 @@ def apply_key(cards, scal, scores, i, key, tmp):
     seat = scal[i, S_CURRENT]
     scal[i, S_OUTCOME] = OUT_NOTHING
     scal[i, S_TRICK_WINNER] = -1
+    h = scal[i, S_HIST_COUNT]  # the round's play history (reset by install_pending at the next deal)
+    scal[i, S_HIST_KEYS + h % HISTORY_LEN] = key
+    scal[i, S_HIST_SEATS + h % HISTORY_LEN] = seat
+    scal[i, S_HIST_COUNT] = h + 1
     kind = key >> 57 & 3
     if kind == core.PASS_KIND:
         if scal[i, S_TOP_TYPE] == 0:  # a Start Seer who cannot open (section 3 [ruling])
@@ -648,4 +662,4 @@ def random_play_game(config: GameConfig, seed: int, uniforms: Sequence[float] | 
     return used, most
 
 
-__all__ = ["KernelGames", "apply_key", "legal_keys", "random_play", "random_play_game"]
+__all__ = ["HISTORY_LEN", "KernelGames", "apply_key", "legal_keys", "random_play", "random_play_game"]

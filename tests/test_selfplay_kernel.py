@@ -1,0 +1,46 @@
+"""The self-play actor on the compiled kernel returns the same rollouts as on Python Game objects."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from train.selfplay import Actor, PlayScoringNet, SelfPlayConfig  # noqa: E402
+
+_FIELDS = ("states", "hidden", "plays", "offsets", "actions", "logp", "values", "rewards", "done", "traj")
+
+
+@pytest.mark.parametrize("n_players,artifacts,baseline_seats", [
+    (2, True, 0.5), (3, False, 0.5), (4, True, 0.5), (5, True, 0.0), (4, False, 0.0)])
+def test_kernel_actor_returns_the_game_actors_batches(n_players, artifacts, baseline_seats):
+    kw = {} if artifacts else {"artifact_deck": ()}
+    cfg = SelfPlayConfig(n_players=n_players, games_in_flight=4, baseline_seats=baseline_seats, hidden=32,
+                         embed=16, **kw)
+    torch.manual_seed(n_players)
+    net = PlayScoringNet(cfg.net_config())
+    with torch.no_grad():  # a residual that is not zero, so the policy is not the heuristic's softmax
+        for p in net.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    on_games = Actor(cfg, 11, net, kernel=False)
+    on_kernel = Actor(cfg, 11, net)
+    assert on_kernel.on_kernel and not on_games.on_kernel
+    rounds = 0
+    for _ in range(5):  # 5 rounds per game: games end and new ones are dealt from the actor's generator
+        a, b = on_games.collect(), on_kernel.collect()
+        assert len(a) > 0
+        for name in _FIELDS:
+            x, y = getattr(a, name), getattr(b, name)
+            assert x.dtype == y.dtype and np.array_equal(x, y), name
+        assert (on_games.decisions, on_games.rounds_played) == (on_kernel.decisions, on_kernel.rounds_played)
+        rounds = on_kernel.rounds_played
+    assert rounds == 5 * cfg.games_in_flight
+    assert on_games.rng.bit_generator.state == on_kernel.rng.bit_generator.state
+
+
+def test_kernel_actor_takes_only_the_plain_heuristic_baseline():
+    cfg = SelfPlayConfig(games_in_flight=2, baseline="greedy", hidden=32, embed=16)
+    assert not Actor(cfg, 0).on_kernel  # falls back to Game objects
+    with pytest.raises(ValueError, match="greedy"):
+        Actor(cfg, 0, kernel=True)
