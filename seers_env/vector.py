@@ -120,7 +120,8 @@ class SeersVectorEnv:
 
     The games run on the compiled game kernel (:mod:`seers_env.engine.kernel`); decisions, masks and
     observations are built in compiled code too (:mod:`seers_env.vector_core`), so a step is one compiled
-    call over all games plus the Python deal of each round that ends.
+    call over all games plus the Python deal of each round that ends. :meth:`play_features` and
+    :meth:`step_plays` offer the same games at the play level (module docstring).
 
     Args:
         num_envs: number of games in flight, at least 1.

@@ -11,7 +11,9 @@ Big Two and SCOUT PPO agents; a privileged critic as in PerfectDou, Yang et al. 
    current policy (optionally a fraction of seats by baseline agents), and every seat's decision with
    more than one legal play is a training sample, so a game gives n-fold data. Decisions with a single
    legal play are applied without the network. A rollout plays every game to the end of its current
-   round. ``actors`` worker processes each run their own games with a copy of the weights.
+   round. ``actors`` worker processes each run their own games with a copy of the weights. The games
+   run on the compiled kernel with compiled features (:mod:`seers_env.vector_features`), the same
+   rollouts as on Python ``Game`` objects.
 3. **Reward**: at the end of each round, each seat receives its round score minus the mean round score
    of the others (rules section 5), / 10, on its last decision of the round. Rounds are independent
    under this reward, so a round is an episode for GAE (``gamma``, ``gae_lambda``).
