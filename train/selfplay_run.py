@@ -103,8 +103,8 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             if cfg.imitation_samples else "")
     wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ")
     echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({cfg.n_players} players, "
-         f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation deals "
-         f"x {cfg.n_players} seat rotations per baseline"))
+         f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation "
+         f"deal{'s' if final_games != 1 else ''} x {cfg.n_players} seat rotations per baseline"))
     t0 = time.perf_counter()
     net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,
                                   on_iteration=on_iteration, trained_with=command)
