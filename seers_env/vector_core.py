@@ -237,7 +237,7 @@ def write_obs(cards, scal, scores, i, dec, obs):
     write_obs_row(cards, scal, scores, i, dec[i], obs[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_obs_row(cards, scal, scores, i, dec_row, row):
     """:func:`write_obs` into ``row`` (float32 ``(OBS_DIM,)``) with the decision row ``dec_row`` (int64
     ``(N_DEC,)``; ``dec_row[D_STAGE] == -1``: no pending decision, as ``observe(game, seat)``)."""
@@ -327,7 +327,7 @@ def _step_row(cards, scal, scores, keys, nkeys, cands, dec, i, action, obs, mask
                       win_mode, widen, buf, tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_row(cards, scal, scores, keys, nkeys, cands, dec, i, key, obs, masks, rewards, terms, totals,
                win_mode, widen, buf, tmp):
     """The rest of :func:`_step_row` once slot ``i``'s play ``key`` is chosen: apply it, book rewards,

@@ -44,3 +44,14 @@ def test_kernel_actor_takes_only_the_plain_heuristic_baseline():
     assert not Actor(cfg, 0).on_kernel  # falls back to Game objects
     with pytest.raises(ValueError, match="greedy"):
         Actor(cfg, 0, kernel=True)
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_actor_bench_counts_whole_rollouts(kernel):
+    from train.bench import selfplay_actor_throughput
+
+    threads = torch.get_num_threads()
+    r = selfplay_actor_throughput(0.01, n_players=3, games_in_flight=2, kernel=kernel)
+    assert torch.get_num_threads() == threads  # restored
+    assert r["decisions"] >= r["trained"] > 0 and r["seconds"] > 0
+    assert r["decisions_per_s"] == r["decisions"] / r["seconds"]

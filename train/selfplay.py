@@ -281,6 +281,12 @@ class Actor:
         kernel: play on the kernel (``None``: whenever the baseline allows it); ``False`` forces the
             ``Game`` path.
 
+    Attributes:
+        on_kernel: whether the games run on the kernel; ``kernel``: their
+            :class:`~seers_env.engine.kernel.KernelGames` (slot ``g`` is game ``g``), else ``None``;
+        games: the ``Game`` objects of the other path (empty on the kernel).
+        decisions, rounds_played: counts over every rollout so far (decisions of every seat).
+
     Raises:
         ValueError: ``kernel=True`` with a baseline agent that is not the plain ``heuristic``.
     """
