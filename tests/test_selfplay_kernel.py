@@ -12,12 +12,13 @@ from train.selfplay import Actor, PlayScoringNet, SelfPlayConfig  # noqa: E402
 _FIELDS = ("states", "hidden", "plays", "offsets", "actions", "logp", "values", "rewards", "done", "traj")
 
 
-@pytest.mark.parametrize("n_players,artifacts,baseline_seats", [
-    (2, True, 0.5), (3, False, 0.5), (4, True, 0.5), (5, True, 0.0), (4, False, 0.0)])
-def test_kernel_actor_returns_the_game_actors_batches(n_players, artifacts, baseline_seats):
+@pytest.mark.parametrize("n_players,artifacts,baseline_seats,prior", [
+    (2, True, 0.5, True), (3, False, 0.5, True), (4, True, 0.5, True), (5, True, 0.0, True),
+    (4, False, 0.0, True), (3, True, 0.3, False)])
+def test_kernel_actor_returns_the_game_actors_batches(n_players, artifacts, baseline_seats, prior):
     kw = {} if artifacts else {"artifact_deck": ()}
     cfg = SelfPlayConfig(n_players=n_players, games_in_flight=4, baseline_seats=baseline_seats, hidden=32,
-                         embed=16, **kw)
+                         embed=16, heuristic_prior=prior, privileged_critic=prior, **kw)
     torch.manual_seed(n_players)
     net = PlayScoringNet(cfg.net_config())
     with torch.no_grad():  # a residual that is not zero, so the policy is not the heuristic's softmax
