@@ -41,7 +41,8 @@ _ROD_CARD = FIRST_ARTIFACT + ROD
 
 #: Weights of :func:`hand_value` and the play terms (tuned against ``greedy`` in 4-player games, tournament seed 7);
 #: the data lives in :data:`seers_env.play_eval.HEURISTIC_DEFAULTS` so that the environment's batch features
-#: (:mod:`seers_env.vector_features`) can score plays as this agent does without importing it.
+#: (:mod:`seers_env.vector_features`) can score plays as this agent does without importing it. Read-only: pass
+#: overrides as ``weights=``.
 WEIGHTS = play_eval.HEURISTIC_DEFAULTS
 
 

@@ -30,6 +30,9 @@ one-card run is a Single). It gives the same numbers as the memoised search it r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
 from .engine import core
@@ -67,8 +70,11 @@ HEURISTIC_WEIGHTS = ("card", "play", "high", "wild", "highest_single", "bonus", 
                      "pass", "pass_danger")
 #: The heuristic agent's default weights (data; :data:`agents.heuristic.WEIGHTS` is this dict, tuned against
 #: ``greedy`` in 4-player games, tournament seed 7): those of :data:`HEURISTIC_WEIGHTS` and
-#: ``danger_cards``, the hand size at or below which an opponent is about to go out.
-HEURISTIC_DEFAULTS = {
+#: ``danger_cards``, the hand size at or below which an opponent is about to go out. Read-only
+#: (:class:`types.MappingProxyType`): the batch features read it at each call while the agents copy it when
+#: built, so changing it in place would make the two disagree; pass a changed copy instead
+#: (``dict(HEURISTIC_DEFAULTS, card=2.0)``; ``HeuristicAgent(weights=...)``, ``heuristic_weights=``).
+HEURISTIC_DEFAULTS = MappingProxyType({
     "card": 1.0,  # per card held (section 5 penalty)
     "play": 1.5,  # per play still needed to empty the hand
     "high": 0.3,  # per value step above 10 of a suited card (control)
@@ -81,10 +87,10 @@ HEURISTIC_DEFAULTS = {
     "pass": -0.5,  # bias for passing when following (a play must cost structure to lose)
     "pass_danger": -2.0,  # bias for passing when an opponent holds few cards
     "danger_cards": 3,  # an opponent with this many cards or fewer is about to go out
-}
+})
 
 
-def heuristic_weight_array(weights: dict | None = None) -> tuple[np.ndarray, int]:
+def heuristic_weight_array(weights: Mapping | None = None) -> tuple[np.ndarray, int]:
     """``(float64 (11,) in the order of HEURISTIC_WEIGHTS, danger_cards)`` of a full weights dict
     (default :data:`HEURISTIC_DEFAULTS`), for :func:`heuristic_values`.
 

@@ -267,24 +267,6 @@ def legal_key_lists(cards, scal, slots):
 
 #: :func:`advance_forced` status of a slot: it waits for the learner's choice (more than one legal play).
 WAITS = 0
-@njit(cache=True)
-def legal_key_lists(cards, scal, slots):
-    """The legal play keys of the acting seats of ``slots`` (int64 ``(M,)``): ``(keys int64 (R,), offsets
-    int64 (M + 1,))``, slot ``slots[j]``'s keys at ``offsets[j]:offsets[j + 1]`` (``Game.legal_plays()``
-    order)."""
-    m = slots.shape[0]
-    buf = np.empty(N_CARD_IDS + 160, np.int64)
-    lists = [np.empty(0, np.int64) for _ in range(m)]
-    offsets = np.zeros(m + 1, np.int64)
-    for j in range(m):
-        lists[j] = kernel.legal_keys(cards, scal, slots[j], buf)
-        offsets[j + 1] = offsets[j] + lists[j].shape[0]
-    keys = np.empty(offsets[m], np.int64)
-    for j in range(m):
-        keys[offsets[j]:offsets[j + 1]] = lists[j]
-    return keys, offsets
-
-
 #: :func:`advance_forced` status: a play was made (forced, or by the heuristic seat).
 PLAYED_ONE = 1
 
