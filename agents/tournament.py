@@ -316,12 +316,20 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
     import textwrap
 
     names = short_labels(list(result.labels))
-    timed = sorted(((ms, names[label]) for label, ms in result.cpu_ms_per_choice.items()), key=lambda t: -t[0])
+    timed = sorted(((ms, names.get(label, label)) for label, ms in result.cpu_ms_per_choice.items()),
+                   key=lambda t: -t[0])
     if not timed:
         return ""
-    parts = ", ".join(f"{name} {ms:.3g}" for ms, name in timed)
-    return "\n".join(textwrap.wrap(f"CPU ms per decision with a choice (varies with machine and load): {parts}", width,
-                                   subsequent_indent="  "))
+    # 3 significant digits, whole milliseconds from 100 on (".3g" would write 2034.5 as "2.03e+03")
+    parts = [f"{name} {ms:.0f}" if ms >= 100 else f"{name} {ms:.3g}" for ms, name in timed]
+    parts = [p + ("," if j < len(parts) - 1 else "") for j, p in enumerate(parts)]
+    lines = textwrap.wrap("CPU ms per decision with a choice (varies with machine and load):", width)
+    for part in parts:  # an agent's name and its figure stay on one line
+        if len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+        else:
+            lines.append("  " + part)
+    return "\n".join(lines)
 
 
 def _pool_context():
