@@ -96,13 +96,22 @@ def heuristic_weight_array(weights: Mapping | None = None) -> tuple[np.ndarray, 
 
     Raises:
         KeyError: ``weights`` lacks one of :data:`HEURISTIC_WEIGHTS` or ``danger_cards`` (the message names it).
+        ValueError: one of them is not a finite number (bools are not numbers here; the message names them),
+            as ``HeuristicAgent(weights=...)`` checks.
     """
     w = HEURISTIC_DEFAULTS if weights is None else weights
-    missing = [k for k in HEURISTIC_WEIGHTS + ("danger_cards",) if k not in w]
+    names = HEURISTIC_WEIGHTS + ("danger_cards",)
+    missing = [k for k in names if k not in w]
     if missing:
         raise KeyError(f"heuristic weights lack {missing}; give all of {list(HEURISTIC_DEFAULTS)}")
-    # a seat "is about to go out" when its size <= danger_cards: the same test with the floor of it
-    return np.array([w[k] for k in HEURISTIC_WEIGHTS], dtype=np.float64), int(np.floor(w["danger_cards"]))
+    bad = {k: w[k] for k in names if isinstance(w[k], bool)
+           or not isinstance(w[k], (int, float, np.integer, np.floating)) or not np.isfinite(w[k])}
+    if bad:
+        raise ValueError(f"heuristic weights {bad!r} are not allowed; each must be a finite number")
+    # a seat "is about to go out" when its size <= danger_cards: the same test with the floor of it (kept
+    # within int64: hand sizes are far below 2**30)
+    danger = int(min(max(np.floor(w["danger_cards"]), -1), 1 << 30))
+    return np.array([w[k] for k in HEURISTIC_WEIGHTS], dtype=np.float64), danger
 
 _PASS, _MELD, _ROD, _GIFT = core.PASS_KIND, core.MELD_KIND, core.ROD_KIND, core.GIFT_KIND
 _RUN = core.RUN

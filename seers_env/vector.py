@@ -94,15 +94,15 @@ def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True
     Raises:
         IndexError: a slot outside ``0 .. num_games - 1`` (the message names it).
         ValueError: ``slots`` is not 1-D integers, or a listed slot's game is over (no seat to act).
-        KeyError: ``heuristic_weights`` lacks a weight.
+        KeyError: ``heuristic_weights`` lacks a weight; ValueError: one is not a finite number.
     """
     s = np.asarray(slots)
     if s.ndim != 1 or (s.size and not np.issubdtype(s.dtype, np.integer)):
         raise ValueError(f"slots must be a 1-D array of integers, got {s.dtype} {s.shape}")
-    s = s.astype(np.int64)
-    bad = np.flatnonzero((s < 0) | (s >= games.num_games))
+    bad = np.flatnonzero((s < 0) | (s >= games.num_games))  # before the cast: a uint64 slot keeps its value
     if bad.size:
         raise IndexError(f"slot {int(s[bad[0]])} is out of range; allowed: 0 .. {games.num_games - 1}")
+    s = s.astype(np.int64)
     over = np.flatnonzero(games.scal[s, S_OVER])
     if over.size:
         raise ValueError(f"slot {int(s[over[0]])}: the game is over, no seat is to act")
