@@ -313,8 +313,6 @@ class Actor:
             self.kernel = KernelGames(n_games, cfg.game_config())
             for g, s in enumerate(seeds):
                 self.kernel.new_game(g, s)
-            w = self.baseline_agent.weights if self.baseline_agent is not None else None
-            self._baseline_weights, self._danger_cards = play_eval.heuristic_weight_array(w)
         else:
             self.games = [Game(cfg.game_config(), seed=s) for s in seeds]
         self.rounds_played = 0
@@ -354,13 +352,16 @@ class Actor:
         n_games = cfg.games_in_flight
         heuristic = np.zeros((n_games, MAX_SEATS), bool)
         heuristic[:, :cfg.n_players] = self._baseline_seats(n_games)
+        # the baseline's weights as they are now (HeuristicAgent.weights may change after construction)
+        weights, danger = play_eval.heuristic_weight_array(
+            self.baseline_agent.weights if self.baseline_agent is not None else None)
         active = list(range(n_games))
         status = np.empty(n_games, np.int64)
         rounds = np.empty(n_games, np.int64)
         while active:
             slots = np.array(active, np.int64)
-            vector_features.advance_forced(k.cards, k.scal, k.scores, slots, heuristic, self._baseline_weights,
-                                           self._danger_cards, status, rounds)
+            vector_features.advance_forced(k.cards, k.scal, k.scores, slots, heuristic, weights, danger, status,
+                                           rounds)
             still, waiting = [], []
             for j, g in enumerate(active):
                 if status[j] == vector_features.WAITS:
