@@ -68,7 +68,7 @@ KIND_CLASS = np.array([1 if k in _RIDE_KINDS else 2 if k in _ALONE_KINDS else 0 
 #: Order of the weights array of :func:`heuristic_values`.
 HEURISTIC_WEIGHTS = ("card", "play", "high", "wild", "highest_single", "bonus", "out", "lead_rank", "lead",
                      "pass", "pass_danger")
-#: The heuristic agent's default weights (data; :data:`agents.heuristic.WEIGHTS` is this dict, tuned against
+#: The heuristic agent's default weights (data; :data:`agents.heuristic.WEIGHTS` is this mapping, tuned against
 #: ``greedy`` in 4-player games, tournament seed 7): those of :data:`HEURISTIC_WEIGHTS` and
 #: ``danger_cards``, the hand size at or below which an opponent is about to go out. Read-only
 #: (:class:`types.MappingProxyType`): the batch features read it at each call while the agents copy it when

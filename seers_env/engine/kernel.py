@@ -94,13 +94,12 @@ S_N_ROUNDS = 35
 S_OUTCOME = 36  # of the last play: one of the OUT_* codes
 S_TRICK_WINNER = 37  # of the last play: the seat that won a trick, or -1
 S_ERROR = 38  # 1 when a round ended without a pending deal (the caller did not refill)
-S_HIST_COUNT = 39  # plays made this round (reset at each deal)
-S_HIST_KEYS = 40  # the round's last HISTORY_LEN play keys, a ring indexed by play count % HISTORY_LEN
-S_HIST_SEATS = S_HIST_KEYS + 16  # ... and the seats that made them
-N_SCALARS = S_HIST_SEATS + 16
-
 #: Plays of the current round kept per slot (``S_HIST_*``): what play-scoring features read as history.
 HISTORY_LEN = 16
+S_HIST_COUNT = 39  # plays made this round (reset at each deal)
+S_HIST_KEYS = 40  # the round's last HISTORY_LEN play keys, a ring indexed by play count % HISTORY_LEN
+S_HIST_SEATS = S_HIST_KEYS + HISTORY_LEN  # ... and the seats that made them
+N_SCALARS = S_HIST_SEATS + HISTORY_LEN
 
 #: Outcomes of :func:`apply_key` (``scal[i, S_OUTCOME]``).
 OUT_NOTHING = 0
