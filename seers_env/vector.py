@@ -28,6 +28,11 @@ of a game is its play ``j``; :mod:`seers_env.vector_features`, equal to :mod:`se
 :meth:`SeersVectorEnv.step_plays` applies one play per game by its index in that list, with the rewards,
 terminations and autoreset of :meth:`~SeersVectorEnv.step`. :func:`kernel_play_features` computes the same
 arrays for chosen slots of any :class:`~seers_env.engine.kernel.KernelGames` (the self-play actor's path).
+The two levels mix only between whole plays: while a game is part-way through a multi-action catalogue
+decision (a :meth:`~SeersVectorEnv.step` chose its main code and a wild-position or artifact stage is left),
+:meth:`~SeersVectorEnv.play_features` still returns that seat's full legal list (the partial choice is not
+applied to the game, so it does not narrow the list), but :meth:`~SeersVectorEnv.step_plays` raises
+``RuntimeError`` until :meth:`~SeersVectorEnv.step` finishes the decision.
 """
 
 from __future__ import annotations
@@ -300,6 +305,11 @@ class SeersVectorEnv:
         :meth:`step_plays` applies for index ``j``. Layouts: :mod:`seers_env.features`; with
         ``heuristic_prior`` the rows carry one more column, the heuristic agent's score (default weights).
 
+        A game part-way through a multi-action catalogue decision (a :meth:`step` chose its main code and a
+        wild-position or artifact stage is left) still gets its seat's full legal list, as before that
+        :meth:`step`: the partial choice does not narrow it. :meth:`step_plays` raises for such a game, so
+        finish the decision with :meth:`step` before stepping whole plays.
+
         Raises:
             RuntimeError: ``reset()`` was not called, or ``close()`` was.
         """
@@ -323,7 +333,9 @@ class SeersVectorEnv:
 
         Raises:
             RuntimeError: ``reset()`` was not called, or ``close()`` was, or a game is in the middle of a
-                catalogue decision (a :meth:`step` chose part of a play; finish it with :meth:`step`).
+                catalogue decision (a :meth:`step` chose part of a play; finish it with :meth:`step`). This
+                holds even though :meth:`play_features` answers for such a game: it lists the seat's full
+                legal plays, ignoring the partial choice.
             TypeError: indices of a non-integer dtype.
             ValueError: wrong shape.
             IndexError: an index outside its game's legal plays (the message names the row, the value and

@@ -56,3 +56,32 @@ def test_actor_bench_counts_whole_rollouts(kernel):
     assert torch.get_num_threads() == threads  # restored
     assert r["decisions"] >= r["trained"] > 0 and r["seconds"] > 0
     assert r["decisions_per_s"] == r["decisions"] / r["seconds"]
+
+
+def test_actor_bench_starts_from_the_given_model(monkeypatch, tmp_path):
+    """``init_model`` (``seers bench train --algo actor --model``) gives the actor that model's network."""
+    import train.bench
+    import train.selfplay
+    from train.scoring_policy import load_policy, save_policy
+
+    cfg = SelfPlayConfig(n_players=3, hidden=24, embed=8)
+    torch.manual_seed(3)
+    saved = PlayScoringNet(cfg.net_config())
+    path = tmp_path / "model.pt"
+    save_policy(saved, cfg.model_config(), str(path))
+    built = []
+
+    class Spy(Actor):
+        def __init__(self, cfg, seed, net=None, kernel=None):
+            built.append((cfg, net))
+            super().__init__(cfg, seed, net, kernel)
+
+    monkeypatch.setattr(train.selfplay, "Actor", Spy)
+    r = train.bench.selfplay_actor_throughput(0.01, n_players=3, games_in_flight=2, init_model=str(path))
+    assert r["decisions"] > 0
+    (used_cfg, net), = built
+    assert (used_cfg.hidden, used_cfg.embed) == (24, 8)  # the model's sizes, not the defaults
+    expected = load_policy(str(path))[0].state_dict()
+    assert all(torch.equal(v, expected[k]) for k, v in net.state_dict().items())
+    with pytest.raises(ValueError):  # a 3-player model refused at 4 players
+        train.bench.selfplay_actor_throughput(0.01, n_players=4, games_in_flight=2, init_model=str(path))

@@ -110,7 +110,14 @@ def test_bench_json_is_strict_and_machine_readable(tmp_path, bench):
         assert all(r["plays_per_s"] > 0 for r in data["results"]["throughput"])
         assert data["results"]["cold_start_s"] > 0 and data["results"]["cold_start_empty_cache_s"] is None
     else:
-        assert data["results"]["seers_catalog_v0"]["steps_per_s"] > 0
+        results = data["results"]
+        assert results["seers_catalog_v0"]["steps_per_s"] > 0
+        plays = results["seers plays x256"]  # the play-level batch API: plays/s, with its ratios
+        assert plays["plays_per_s"] > 0 and plays["steps_per_s"] is None and plays["plays_ratio"] == 1.0
+        assert len({tuple(sorted(r)) for r in results.values()}) == 1  # every record has the same keys
+        doudizhu = results["rlcard_doudizhu"]
+        if doudizhu["steps_per_s"] is not None:
+            assert doudizhu["plays_ratio"] == plays["plays_per_s"] / doudizhu["steps_per_s"]
 
 
 def test_bench_train_json(tmp_path, monkeypatch):
@@ -141,5 +148,27 @@ def test_bench_train_json(tmp_path, monkeypatch):
     rows = _strict(both)["results"]
     assert [r["learner"] for r in rows] == ["selfplay", "selfplay", "maskable_ppo", "maskable_ppo"]
     assert rows[1]["ratio"] == 2.0  # trained decisions/s against the first row
+    actor_calls = []
+
+    def fake_actor(seconds, players, kernel, init_model):
+        actor_calls.append((kernel, init_model))
+        return {"decisions": 100, "trained": 40, "seconds": seconds, "decisions_per_s": 100.0 * (1 + kernel),
+                "trained_per_s": 40.0}
+
+    monkeypatch.setattr(train.bench, "selfplay_actor_throughput", fake_actor)
+    from train.scoring_policy import shipped_model_path
+
+    actor = tmp_path / "actor.json"
+    result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "actor", "--model", "shipped",
+                                 "--json", str(actor)])
+    assert result.exit_code == 0, result.output
+    assert actor_calls == [(False, shipped_model_path(4)), (True, shipped_model_path(4))]  # --model honoured
+    data = _strict(actor)
+    assert data["settings"]["model"] == shipped_model_path(4) and data["results"][1]["ratio"] == 2.0
+    for bad, says in ((["--model", "shipped", "--players", "5"], "no shipped model"),
+                      (["--model", str(tmp_path / "none.pt")], "no such file")):
+        refused = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "actor", *bad])
+        assert refused.exit_code != 0 and says in refused.output
+    assert len(actor_calls) == 2  # refused before any run
     missing = runner.invoke(app, ["bench", "engine", "--seconds", "1", "--json", str(tmp_path / "no" / "x.json")])
     assert missing.exit_code != 0 and "does not exist" in missing.output

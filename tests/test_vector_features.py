@@ -198,6 +198,10 @@ def test_step_plays_refuses_a_catalogue_decision_in_progress():
         feats = venv.play_features(heuristic_prior=False, hidden=False)
         venv.step(np.array([vector_core.play_code(int(feats.keys[-1]), 0, int(feats.seats[0]), 4)]))
         if venv._dec[0, vector_core.D_NCHOSEN] > 0:  # the main code left a further stage to choose
+            # play_features still answers, with the seat's full legal list: the partial choice is not applied
+            mid = venv.play_features(heuristic_prior=False, hidden=False)
+            for name in ("states", "rows", "offsets", "seats", "keys"):
+                np.testing.assert_array_equal(getattr(mid, name), getattr(feats, name), err_msg=name)
             with pytest.raises(RuntimeError, match="middle of a catalogue decision"):
                 venv.step_plays(np.array([0]))
             return

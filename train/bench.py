@@ -90,26 +90,36 @@ def selfplay_throughput(seconds: float, n_players: int = 4, actors: int = 2, gam
 
 
 def selfplay_actor_throughput(seconds: float, n_players: int = 4, games_in_flight: int = 32, kernel: bool = True,
-                              seed: int = 0) -> dict[str, float]:
+                              seed: int = 0, init_model: str = "") -> dict[str, float]:
     """The self-play actor alone (:class:`train.selfplay.Actor`, no learner, no worker process, one torch
-    thread): rollouts with a freshly initialised network for about ``seconds``, on the compiled kernel
-    (``kernel=True``) or on Python ``Game`` objects.
+    thread): rollouts for about ``seconds``, on the compiled kernel (``kernel=True``) or on Python ``Game``
+    objects.
 
     The first rollout (loading compiled code) is not counted; whole rollouts are timed.
+
+    Args:
+        init_model: the actor's policy, as in :func:`selfplay_throughput` (``""``: a freshly initialised
+            network; a file: that model and its network sizes, :func:`train.selfplay.initial_policy`).
 
     Returns:
         ``{"decisions", "trained", "seconds", "decisions_per_s", "trained_per_s"}``: every seat's plays
         and the policy's samples (plays with a choice), as :func:`selfplay_throughput`.
+
+    Raises:
+        FileNotFoundError, ValueError: ``init_model`` is missing, not a play-scoring model, or made for
+        another player count (:func:`train.selfplay.initial_policy`).
     """
     import torch
 
-    from .selfplay import Actor, SelfPlayConfig
+    from .selfplay import Actor, SelfPlayConfig, initial_policy
 
+    cfg = SelfPlayConfig(n_players=n_players, seed=seed, games_in_flight=games_in_flight, imitation_samples=0,
+                         init_model=init_model)
+    net, cfg = initial_policy(cfg)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as an actor process
     try:
-        cfg = SelfPlayConfig(n_players=n_players, seed=seed, games_in_flight=games_in_flight, imitation_samples=0)
-        actor = Actor(cfg, seed, kernel=kernel)
+        actor = Actor(cfg, seed, net=net, kernel=kernel)
         actor.collect()  # warm-up
         d0, trained = actor.decisions, 0
         t0 = time.perf_counter()

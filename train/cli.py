@@ -294,9 +294,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         algo: str = typer.Option("both", metavar="ALGO", help="selfplay, maskable-ppo or both; or actor: the "
                                  "self-play actor alone (no learner), on the compiled kernel and on Python "
                                  "Game objects."),
-        model: str = typer.Option("", metavar="FILE", help="Self-play starts from this model file ('': a fresh network, "
-                                  "which plays as the heuristic, as seers train starts; 'shipped': the "
-                                  "model shipped with the package)."),
+        model: str = typer.Option("", metavar="FILE", help="Self-play (and --algo actor) starts from this model "
+                                  "file ('': a fresh network, which plays as the heuristic, as seers train "
+                                  "starts; 'shipped': the model shipped with the package)."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
     ) -> None:
         """Training throughput: decisions per second of the self-play learner and of MaskablePPO.
@@ -306,7 +306,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         plays all seats); 'trained/s' counts the learner's training samples: self-play's plays with a
         choice, MaskablePPO's environment steps (one catalogue action of its one seat; a play takes 1
         to 3). The ratio compares trained/s with the first row (``--algo actor``: plays/s of the
-        actor alone, in this process with one torch thread, kernel against Game objects).
+        actor alone, in this process with one torch thread, kernel against Game objects; it starts
+        from --model too).
         """
         import os
 
@@ -314,12 +315,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from rich.table import Table
 
         from .bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
-        from .scoring_policy import shipped_model_path
+        from .scoring_policy import shipped_model_path, shipped_player_counts
 
         if algo not in ("both", "selfplay", "maskable-ppo", "actor"):
             raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo, actor")
         if model == "shipped":
-            model = shipped_model_path(players) if os.path.isfile(shipped_model_path(players)) else ""
+            if not os.path.isfile(shipped_model_path(players)):
+                raise typer.BadParameter(f"--model shipped: no shipped model for {players} players (shipped for "
+                                         f"{shipped_player_counts()} players)")
+            model = shipped_model_path(players)
+        elif model and not os.path.isfile(model):
+            raise typer.BadParameter(f"--model {model!r}: no such file (give a model.pt, 'shipped' or '')")
         table = Table(title=f"Training throughput, {players} players ({seconds:g} s each)")
         for col in ("learner", "setting", "plays/s", "trained/s", "ratio"):
             table.add_column(col, justify="right")
@@ -338,7 +344,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                               f"{r['trained_per_s'] / base:.2f}x")
         if algo == "actor":
             for kernel in (False, True):
-                r = selfplay_actor_throughput(seconds, players, kernel=kernel)
+                r = selfplay_actor_throughput(seconds, players, kernel=kernel, init_model=model)
                 base = base or r["decisions_per_s"]
                 path = "kernel" if kernel else "Game objects"
                 results.append({"learner": "selfplay_actor", "path": path, **r,

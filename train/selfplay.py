@@ -723,6 +723,30 @@ class ActorPool:
                 p.terminate()
 
 
+def initial_policy(cfg: SelfPlayConfig) -> tuple[PlayScoringNet, SelfPlayConfig]:
+    """The policy a self-play run starts from, and the configuration that fits it.
+
+    Returns:
+        ``(net, cfg)``: with ``cfg.init_model`` its network (:func:`~train.scoring_policy.load_policy`) and
+        ``cfg`` with the network fields (``hidden``, ``embed``, ``privileged_critic``, ``heuristic_prior``)
+        taken from it and ``imitation_samples=0``; else a freshly initialised network and ``cfg`` as given.
+
+    Raises:
+        FileNotFoundError: no file at ``cfg.init_model``; ValueError: it is not a play-scoring model, or
+        (``ModelConfigError``) it was trained for another player count, artifact deck or feature version.
+    """
+    if not cfg.init_model:
+        return PlayScoringNet(cfg.net_config()), cfg
+    from .model_config import check_model_config
+    from .scoring_policy import ALGORITHM, FEATURE_STRING, load_policy
+
+    net, trained_for = load_policy(cfg.init_model)
+    check_model_config(trained_for, source=cfg.init_model, algorithm=ALGORITHM, n_players=cfg.n_players,
+                       artifact_deck=tuple(cfg.artifact_deck), feature_version=FEATURE_STRING)
+    return net, replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed, privileged_critic=net.cfg.privileged_critic,
+                        heuristic_prior=net.cfg.heuristic_prior, imitation_samples=0)
+
+
 def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
                    log: Callable[[str], None] = print, progress_every: float = 10.0,
                    on_iteration: Callable[[int, PlayScoringNet, dict[str, Any]], None] | None = None,
@@ -755,17 +779,7 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
                     on_iteration: Callable[[int, PlayScoringNet, dict[str, Any]], None] | None,
                     trained_with: str) -> tuple[PlayScoringNet, dict[str, Any]]:
     rng = np.random.default_rng(cfg.seed)
-    if cfg.init_model:
-        from .scoring_policy import ALGORITHM, FEATURE_STRING, load_policy
-        from .model_config import check_model_config
-
-        net, trained_for = load_policy(cfg.init_model)
-        check_model_config(trained_for, source=cfg.init_model, algorithm=ALGORITHM, n_players=cfg.n_players,
-                           artifact_deck=tuple(cfg.artifact_deck), feature_version=FEATURE_STRING)
-        cfg = replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed, privileged_critic=net.cfg.privileged_critic,
-                      heuristic_prior=net.cfg.heuristic_prior, imitation_samples=0)
-    else:
-        net = PlayScoringNet(cfg.net_config())
+    net, cfg = initial_policy(cfg)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     pool = ActorPool(cfg, int(rng.integers(2**62)), cfg.actors, net)
     summary: dict[str, Any] = {"config": asdict(cfg)}

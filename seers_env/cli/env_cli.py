@@ -1,7 +1,8 @@
 """``seers bench env``: random legal play on our AEC environment against PettingZoo's ``texas_holdem_v4``
 and RLCard's Dou Dizhu, for the same wall time each, in one process; and our batch API
 (:class:`seers_env.vector.SeersVectorEnv`, 256 games in flight) in the same run; its threaded row runs
-in a child process with OpenMP's passive wait policy (:func:`vector_threads_steps_per_s`).
+in a child process with OpenMP's passive wait policy (:func:`vector_threads_steps_per_s`); its play-level
+row (:func:`vector_plays_per_s`) counts whole plays of ``play_features`` then ``step_plays``.
 
 The peers need the optional ``bench`` extra (``pip install -e ".[bench]"``, which installs rlcard); a peer
 that is not installed is reported as missing.
@@ -66,6 +67,31 @@ def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
         obs, _, _, _, _ = venv.step(random_legal_actions(obs["action_mask"], rng.random(num_envs)))
         steps += num_envs
     return steps / (time.perf_counter() - start)
+
+
+def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256) -> float:
+    """Plays/s (whole plays, summed over games) of random legal play on the batch API at the play level,
+    as the self-play learner's actor plays (:class:`train.selfplay.Actor`): at every step
+    :meth:`SeersVectorEnv.play_features() <seers_env.vector.SeersVectorEnv.play_features>` (one feature row
+    per legal play, with the heuristic prior column and the hidden hands) for all ``num_envs`` games, then
+    :meth:`~seers_env.vector.SeersVectorEnv.step_plays` of one uniformly random legal play per game (drawn
+    from a ``numpy.random.Generator`` seeded with ``seed``; its time is counted). One thread, this process.
+
+    A play takes 1 to 3 catalogue actions (steps) of :func:`vector_steps_per_s`; a step of RLCard's Dou
+    Dizhu is one whole play.
+    """
+    from ..vector import SeersVectorEnv
+
+    venv = SeersVectorEnv(num_envs, n_players=n_players)
+    venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    plays = 0
+    start = time.perf_counter()
+    while plays == 0 or time.perf_counter() - start < seconds:  # at least one batch
+        feats = venv.play_features(heuristic_prior=True, hidden=True)
+        venv.step_plays(rng.integers(np.diff(feats.offsets)))  # uniform over each game's legal plays
+        plays += num_envs
+    return plays / (time.perf_counter() - start)
 
 
 #: OpenMP's wait policy of the threaded batch row (unless the environment sets one): idle threads sleep
@@ -168,13 +194,22 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     return out
 
 
+#: The row of :func:`vector_plays_per_s` in :func:`run_env_bench` (its figure is plays/s, not steps/s).
+PLAYS_ROW = "seers plays x256"
+
+
 def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None]:
-    """``{"seers_catalog_v0": steps/s, "texas_holdem_v4": ..., "rlcard_doudizhu": ...}``; ``None`` for a
-    peer that is not installed."""
-    vector_steps_per_s(0.1, seed, num_envs=4)  # load (or compile, once per install) the compiled code first
+    """``{"seers_catalog_v0": steps/s, "seers vector x256": ..., "seers vector x256, threads": ...,
+    "seers plays x256": plays/s (:func:`vector_plays_per_s`), "texas_holdem_v4": steps/s,
+    "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed."""
+    # load (or compile, once per install) the compiled code of each of our rows before timing
+    seers_steps_per_s(0.1, seed)
+    vector_steps_per_s(0.1, seed, num_envs=4)
+    vector_plays_per_s(0.1, seed, num_envs=4)
     out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
                                     "seers vector x256": vector_steps_per_s(seconds, seed),
-                                    "seers vector x256, threads": vector_threads_steps_per_s(seconds, seed)}
+                                    "seers vector x256, threads": vector_threads_steps_per_s(seconds, seed),
+                                    PLAYS_ROW: vector_plays_per_s(seconds, seed)}
     for name, fn in (("texas_holdem_v4", texas_holdem_steps_per_s), ("rlcard_doudizhu", doudizhu_steps_per_s)):
         try:
             out[name] = fn(seconds, seed)
@@ -197,6 +232,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         Plays on seers_catalog_v0 (4 players, observations and masks included), our batch API with 256
         games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratios to each,
         all in one process (the threaded batch row in a child process, see vector_threads_steps_per_s).
+        The 'seers plays x256' row is the batch API at the play level, as the self-play actor uses it:
+        play_features() (heuristic column, hidden hands) then step_plays() of a random legal play per
+        game, in plays/s (vector_plays_per_s).
 
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4.
         """
@@ -210,16 +248,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         check_json_path(json_path)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed)
-        ours, vec = r["seers_catalog_v0"], r["seers vector x256"]
+        ours, vec, plays = r["seers_catalog_v0"], r["seers vector x256"], r[PLAYS_ROW]
+
+        def times(mine: float | None, value: float | None) -> str:
+            return f"{mine / value:.2f}x" if mine and value else "-"
+
         table = Table(title=f"Environment random play ({seconds:g} s each, load {load:.1f})")
-        for col in ("environment", "steps/s", "AEC / this", "vector / this"):
+        for col in ("environment", "per s", "AEC/this", "vector/this", "plays/this"):
             table.add_column(col, justify="right")
         for name, value in r.items():
-            if value is None:
-                table.add_row(name, "not installed (pip install -e '.\\[bench]')", "-", "-")
-            else:
-                table.add_row(name, f"{value:,.0f}", f"{ours / value:.2f}x" if value else "-",
-                              f"{vec / value:.2f}x" if value else "-")
+            table.add_row(name, "missing" if value is None else f"{value:,.0f}", times(ours, value),
+                          times(vec, value), times(plays, value))
         console = Console()
         console.print(table)
         import numba
@@ -228,6 +267,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         console.print(f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
                       f"thread(s) on {os.cpu_count()} core(s), in a child process with OMP_WAIT_POLICY="
                       f"{policy}; the other rows run on one thread, in this process.")
+        console.print(f"{PLAYS_ROW}: plays/s of SeersVectorEnv(256).play_features() (heuristic column, "
+                      "hidden hands, as the self-play actor) then step_plays() of a random legal play per "
+                      "game; a play is 1 to 3 steps of the vector rows, one step of Dou Dizhu. The other "
+                      "rows: steps/s.")
+        if None in r.values():
+            console.print("missing: peers not installed (pip install -e '.\\[bench]')")
         for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
             if r[peer] and ours:
                 ratio = ours / r[peer]
@@ -244,10 +289,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                f"{parts[name] / parts['total']:.0%}", "-" if before is None else f"{before:.0%}")
             console.print(ptable)
         if json_path:
-            results = {name: {"steps_per_s": value, "aec_ratio": None if not value else ours / value,
-                              "vector_ratio": None if not value else vec / value,
+            def over(mine: float | None, value: float | None) -> float | None:
+                return mine / value if mine and value else None
+
+            # every record has the same keys; the plays row's figure is plays_per_s, the others' steps_per_s
+            results = {name: {"steps_per_s": None if name == PLAYS_ROW else value,
+                              "plays_per_s": value if name == PLAYS_ROW else None,
+                              "aec_ratio": over(ours, value), "vector_ratio": over(vec, value),
+                              "plays_ratio": over(plays, value),
                               "note": None if value is not None else "not installed"}
                        for name, value in r.items()}
-            write_bench_json(json_path, "env", {"seconds": seconds, "seed": seed, "players": 4,
+            write_bench_json(json_path, "env", {"seconds": seconds, "seed": seed, "players": 4, "num_envs": 256,
+                                                "play_features": {"heuristic_prior": True, "hidden": True},
                                                 "target_vs_rlcard_doudizhu": TARGET_VS_DOUDIZHU,
                                                 "target_vs_texas_holdem_v4": TARGET_VS_HOLDEM}, results)
