@@ -326,7 +326,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             model = shipped_model_path(players)
         elif model and not os.path.isfile(model):
             raise typer.BadParameter(f"--model {model!r}: no such file (give a model.pt, 'shipped' or '')")
-        table = Table(title=f"Training throughput, {players} players ({seconds:g} s each)")
+        start = f", {os.path.basename(model)}" if model and algo != "maskable-ppo" else ""
+        table = Table(title=f"Training throughput, {players} players ({seconds:g} s each{start})")
         for col in ("learner", "setting", "plays/s", "trained/s", "ratio"):
             table.add_column(col, justify="right")
         from seers_env.cli.bench import check_json_path, write_bench_json
