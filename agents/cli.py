@@ -42,12 +42,17 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         intervals and openskill ratings; with --baseline, each agent's paired difference from the
         baseline (a difference whose interval holds 0 is a tie). On a terminal the table is drawn;
         otherwise it is printed as a Markdown table.
+
+        A line under the table gives each agent's CPU time per decision with a choice (process time,
+        not wall time: an agent with a wall-time budget such as ismcts:0.1s shows less than 100 ms on a
+        loaded machine; copies of one agent are pooled); it depends on the machine and its load, the
+        rest of the results do not.
         """
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
         from .tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
-                                 seat_differences)
+                                 seat_difference_lines, seat_differences)
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
         baseline = baseline.strip()
@@ -80,11 +85,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                         artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
-            typer.echo(f"\nEach agent minus {seat['baseline_table']} in the same seats of the same "
-                       f"{seat['deals']} deals\n(95% t interval):")
-            for label, d in seat["agents"].items():
-                ci = "n/a" if d["ci"] is None else f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
-                typer.echo(f"  {label:<14} {d['mean_diff']:+.2f} {ci}  {d['verdict']}")
+            typer.echo("")
+            typer.echo(seat_difference_lines(result, seat))
         if out:
             data = result.to_dict()
             if paired is not None:

@@ -17,8 +17,10 @@ Statistics per agent (a label: the spec, with ``#2``, ``#3``... added to repeate
 * the CPU time an agent spends per decision with a choice (two or more legal plays), measured with
   ``time.process_time`` around ``act`` in the process that plays the game (each agent kind's first such
   decision in a process is left out: it also loads compiled code, e.g. 0.6 ms against 0.02 ms for the
-  heuristic). It depends on the machine and its load, unlike everything else in a result, so it is kept
-  apart (:attr:`TournamentResult.cpu_ms_per_choice`) and tables leave it out (:func:`decision_time_line`).
+  heuristic), and copies of one spec (``heuristic``, ``heuristic#2``) share one pooled figure. It is
+  CPU time, not wall time, so an agent with a wall-time budget (``ismcts:0.1s``) shows less than its
+  budget on a loaded machine. It depends on the machine and its load, unlike everything else in a
+  result, so it is kept apart (:attr:`TournamentResult.cpu_ms_per_choice`) and tables leave it out (:func:`decision_time_line`).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ class TournamentResult:
         games: one dict per game, in (deal, rotation) order: ``deal``, ``rotation``, ``deal_seed``,
             ``seats`` (label at each seat), ``totals`` and ``round_scores`` (per seat), ``winners`` (seats).
         cpu_ms_per_choice: label -> mean CPU milliseconds per decision with a choice (agents with no such
-            decision are left out). The one field that depends on the machine and its load: the others
+            decision are left out; copies of one spec share their pooled figure). The one field that depends on the machine and its load: the others
             are the same for the same seed.
     """
 
@@ -312,28 +314,51 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
             mu=float(ratings[a].mu), sigma=float(ratings[a].sigma), ordinal=float(ratings[a].ordinal()),
             notes={} if ci is not None else {key: "one deal: an interval needs two or more"
                                               for key in ("score_ci", "round_score_ci")})
-        if choices[a]:
-            result.cpu_ms_per_choice[label] = 1000.0 * cpu[a] / choices[a]
+    # copies of one spec (heuristic, heuristic#2) share one figure: their decisions pooled, so that which
+    # copy happened to make a kind's untimed first decision in a process does not set them apart
+    for spec in dict.fromkeys(result.specs):
+        same = [a for a in range(n) if result.specs[a] == spec]
+        pooled = sum(choices[a] for a in same)
+        if pooled:
+            for a in same:
+                result.cpu_ms_per_choice[labels[a]] = 1000.0 * sum(cpu[a] for a in same) / pooled
     return result
+
+
+#: The text that opens :func:`decision_time_line`.
+CPU_TIME_HEAD = ("CPU time per decision with a choice, in ms (process time, not wall time; copies of an "
+                 "agent pooled; varies with machine and load):")
 
 
 def decision_time_line(result: TournamentResult, width: int = 80) -> str:
     """One wrapped line of each agent's mean CPU time per decision with a choice, in milliseconds
     (:attr:`TournamentResult.cpu_ms_per_choice`), slowest first; ``""`` when no agent has a figure.
 
-    These times depend on the machine and its load (the module docstring); the rest of a result does not.
+    Copies of one spec (``heuristic``, ``heuristic#2``) are shown once, as ``heuristic x2`` (their
+    pooled figure; the mean of their figures for results saved before copies were pooled). Agents are
+    named as in the table (:func:`short_labels`). It is CPU time of the playing process
+    (``time.process_time``), not wall time: an agent with a wall-time budget (``ismcts:0.1s``) shows
+    less than its budget on a loaded machine. These times depend on the machine and its load (the
+    module docstring); the rest of a result does not.
     """
     import textwrap
 
     names = short_labels(list(result.labels))
-    timed = sorted(((ms, names.get(label, label)) for label, ms in result.cpu_ms_per_choice.items()),
-                   key=lambda t: -t[0])
+    spec_of = dict(zip(result.labels, result.specs))
+    groups: dict[str, list[str]] = {}  # spec (or a label missing from labels) -> its timed labels
+    for label in result.cpu_ms_per_choice:
+        groups.setdefault(spec_of.get(label, label), []).append(label)
+    timed = []
+    for same in groups.values():
+        ms = sum(result.cpu_ms_per_choice[x] for x in same) / len(same)
+        timed.append((ms, names.get(same[0], same[0]) + (f" x{len(same)}" if len(same) > 1 else "")))
+    timed.sort(key=lambda t: -t[0])
     if not timed:
         return ""
     # 3 significant digits, whole milliseconds from 100 on (".3g" would write 2034.5 as "2.03e+03")
     parts = [f"{name} {ms:.0f}" if ms >= 100 else f"{name} {ms:.3g}" for ms, name in timed]
     parts = [p + ("," if j < len(parts) - 1 else "") for j, p in enumerate(parts)]
-    lines = textwrap.wrap("CPU ms per decision with a choice (varies with machine and load):", width)
+    lines = textwrap.wrap(CPU_TIME_HEAD, width)
     for part in parts:  # an agent's name and its figure stay on one line
         if len(lines[-1]) + 1 + len(part) <= width:
             lines[-1] += " " + part
@@ -569,6 +594,22 @@ def seat_differences(result: TournamentResult, baseline_spec: str, workers: int 
         diff = np.array([np.mean(mine[d][label]) - np.mean(base[d]) for d in deals])
         out["agents"][label] = difference_stats(diff)
     return out
+
+
+def seat_difference_lines(result: TournamentResult, seat: dict[str, Any], width: int = 80) -> str:
+    """The text of :func:`seat_differences`' result ``seat`` for ``result``'s agents: a wrapped title, then
+    one line per agent named as in the table (:func:`short_labels`; the table's legend gives the full
+    specs), ``mean difference [95% interval]  verdict``, in the order of ``result.labels``."""
+    import textwrap
+
+    names = short_labels(list(result.labels))
+    w = max((len(names.get(label, label)) for label in seat["agents"]), default=0)
+    lines = textwrap.wrap(f"Each agent minus {seat['baseline_table']} in the same seats of the same "
+                          f"{seat['deals']} deals (95% t interval):", width, subsequent_indent="  ")
+    for label, d in seat["agents"].items():
+        ci = "n/a" if d["ci"] is None else f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
+        lines.append(f"  {names.get(label, label):<{w}}  {d['mean_diff']:+.2f} {ci}  {d['verdict']}".rstrip())
+    return "\n".join(lines)
 
 
 # --- tables that fit 80 columns -----------------------------------------------------------------------

@@ -73,3 +73,42 @@ def test_flag_pairs_and_long_option_names_are_not_split():
     for line in text.splitlines():  # a line never ends inside an option name or learner name
         assert not re.search(r"[a-z]-$", line), line
     assert "--opponents MIX" in text and "--players N " in text
+
+
+def _option_help(text: str, option: str) -> str:
+    """The help text of one option of a ``--help`` page at 80 columns, joined into one line."""
+    block = re.search(rf"^  {re.escape(option)}\b.*?(?=^  --|\Z)", text, re.M | re.S).group(0)
+    return " ".join(block.split()[1:])
+
+
+def test_train_option_prefixes_name_every_learner_that_reads_the_option():
+    text = _help(("train",))
+    for option in ("--minutes", "--decisions", "--minibatch", "--clip", "--ent-coef", "--baseline-seats",
+                   "--baseline", "--hidden"):
+        assert " selfplay, rllib: " in f" {_option_help(text, option)}", option
+    for option in ("--games-in-flight", "--actors", "--init-model"):
+        assert _option_help(text, option).split()[1] == "selfplay:", option
+    assert "maskable-ppo, rllib:" in _option_help(text, "--rounds")
+    for option in ("--teacher", "--imitation-samples", "--imitation-epochs", "--imitation-teacher"):
+        assert "selfplay, maskable-ppo:" in _option_help(text, option), option
+    assert "Options whose help starts with learner names" in " ".join(text.split())
+
+
+def test_rllib_defaults_in_the_train_help_match_its_config():
+    from train import cli
+    from train.rllib_train import RLlibConfig
+
+    d = RLlibConfig()
+    assert (cli._RLLIB_MINUTES, cli._RLLIB_LR, cli._RLLIB_EPOCHS) == (d.minutes, d.lr, d.epochs)
+
+
+def test_selfplay_rejects_maskable_ppo_options_in_good_grammar():
+    one = CliRunner().invoke(app, ["train", "--resume", "x.zip"])
+    assert one.exit_code != 0 and "--resume only applies to --algo maskable-ppo" in " ".join(one.output.split())
+    two = CliRunner().invoke(app, ["train", "--steps", "5", "--envs", "2"])
+    assert two.exit_code != 0 and "--steps, --envs only apply to --algo" in " ".join(two.output.split())
+
+
+def test_top_level_help_says_what_train_does_by_default():
+    flat = " ".join(_help(()).split())
+    assert "train Train an agent (default: self-play, half the seats played by the heuristic)" in flat

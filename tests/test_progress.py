@@ -56,3 +56,32 @@ def test_close_does_not_repeat_the_line_update_just_printed():
     assert p2.update(9)
     p2.close(10)  # a new count: printed
     assert len(out) == 3 and out[-1].startswith("10/10 deals")
+
+
+def test_selfplay_rows_show_recent_rate_elapsed_and_eta_within_80_columns():
+    from train.progress import SelfPlayProgress
+
+    p = SelfPlayProgress(4_200_000, None, start=100.0, header_every=2)
+    intro = p.intro(15)
+    assert all(len(x) <= 80 for x in intro) and "since the row before" in " ".join(intro)
+    first = p.rows(110.0, 1, 1_000, 4_000, 50, 1.5)  # header + row; 400 plays/s over the first 10 s
+    assert first[0].split() == ["iter", "trained/budget", "plays/s", "rounds", "entropy", "elapsed", "ETA"]
+    assert first[1].split() == ["1", "1,000/4,200,000", "400", "50", "1.50", "0:10", "11:39:50"]
+    # the next row's rate is the recent one: 100,000 plays in 10 s, not the average since the start
+    second = p.rows(120.0, 2, 1_201_000, 104_000, 1_234_567, 0.93)
+    # ETA: 2,999,000 decisions left at 120,000 trained/s over the last 10 s
+    assert second[0].split()[2] == "10,000" and second[0].split()[-2:] == ["0:20", "0:25"]
+    big = p.rows(3_700.0, 3_000, 4_200_000, 9_999_999, 9_999_999, 0.5)  # a header is due again
+    assert len(big) == 2 and big[1].split()[-1] == "0:00"
+    assert all(len(x) <= 80 for x in first + second + big)
+
+
+def test_selfplay_rows_with_a_minutes_budget_show_time_left():
+    from train.progress import SelfPlayProgress
+
+    p = SelfPlayProgress(None, 2.0, start=0.0)
+    header, row = p.rows(30.0, 5, 9_999_999, 1_000, 10, 1.0)
+    assert header.split()[1] == "trained" and header.split()[-1] == "left"
+    assert row.split()[1] == "9,999,999" and row.split()[-2:] == ["0:30", "1:30"]
+    with pytest.raises(ValueError, match="one of"):
+        SelfPlayProgress(10, 1.0, start=0.0)

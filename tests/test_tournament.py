@@ -105,7 +105,7 @@ def test_seers_eval_command(tmp_path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "greedy" in result.output and out.exists()
-    assert "CPU ms per decision with a choice" in result.output
+    assert "CPU time per decision with a choice, in ms (process time, not wall time" in result.output
     first = TournamentResult.from_json(out).to_dict()
     assert set(first.pop("cpu_ms_per_choice")) == {"greedy", "random"}
     assert CliRunner().invoke(app, args).exit_code == 0
@@ -244,3 +244,35 @@ def test_seat_differences_of_the_baseline_itself_are_zero():
     assert all(abs(v["mean_diff"]) < 1e-9 for v in d["agents"].values())  # the same table, the same scores
     d = seat_differences(result, "heuristic", workers=1)
     assert d["deals"] == 3 and d["agents"]["random"]["mean_diff"] < 0
+
+
+def test_copies_of_one_spec_share_a_pooled_cpu_figure_shown_once():
+    from agents.tournament import decision_time_line, summarize
+
+    records = [{"deal": 0, "rotation": 0, "deal_seed": 1, "agents": [0, 1, 2], "totals": [1, 2, 3],
+                "round_scores": [[1, 2, 3]], "winners": [2], "choice_cpu_s": [0.003, 0.001, 0.5],
+                "choices": [1, 3, 1]}]
+    result = summarize(["heuristic", "heuristic", "ismcts:0.1s"], records, n_rounds=1, deals=1, seed=0)
+    times = result.cpu_ms_per_choice
+    assert times["heuristic"] == times["heuristic#2"] == pytest.approx(1.0)  # (3 + 1) ms / 4 decisions
+    line = decision_time_line(result)
+    assert line.endswith("heuristic x2 1") and "heuristic#2" not in line and "ismcts:0.1s 500" in line
+    assert "CPU time" in line and "not wall time" in line
+    assert all(len(x) <= 80 for x in line.splitlines())
+
+
+def test_seat_difference_lines_use_the_tables_short_names():
+    from agents.tournament import TournamentResult, seat_difference_lines
+
+    long = "learned:runs/quick/some_long_run_name/model.pt"
+    result = TournamentResult([long, "heuristic"], [long, "heuristic"], 2, 1, 2, 0, {}, [])
+    seat = {"baseline_table": "heuristic", "deals": 2,
+            "agents": {long: {"mean_diff": 2.78, "ci": (1.0, 4.5), "verdict": "better"},
+                       "heuristic": {"mean_diff": 0.0, "ci": None, "verdict": "tie"}}}
+    text = seat_difference_lines(result, seat)
+    assert " ".join(text.split()).startswith("Each agent minus heuristic in the same seats of the same 2 deals")
+    lines = text.splitlines()[-3:]  # the end of the title, then one line per agent
+    assert lines[1].split() == ["learned-1", "+2.78", "[+1.00,", "+4.50]", "better"]
+    assert lines[2].split() == ["heuristic", "+0.00", "n/a", "tie"]
+    assert lines[1].index("+2.78") == lines[2].index("+0.00")  # aligned columns
+    assert all(len(x) <= 80 for x in lines)

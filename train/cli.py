@@ -14,6 +14,8 @@ from .trainer import DEFAULT_EVAL_SPECS, TrainConfig
 _DEFAULTS = TrainConfig()
 _SELFPLAY = SelfPlayConfig()
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
+# RLlibConfig's defaults, repeated here so that this module imports no ray (tests check they agree)
+_RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
 
 
 def _net(text: str) -> tuple[int, ...]:
@@ -58,27 +60,28 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
         players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
-        minutes: float = typer.Option(None, metavar="MINUTES", help="selfplay: Wall-clock budget of the PPO phase, in "
+        minutes: float = typer.Option(None, metavar="MINUTES", help="selfplay, rllib: Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
                                       "machine's speed and load; the warm start and the evaluation come "
                                       "on top)."),
-        decisions: int = typer.Option(None, metavar="N", help=f"selfplay: Budget of the PPO phase in training "
-                                      f"decisions (default {_SELFPLAY.decisions:,}, about 7 minutes on 2 "
-                                      f"idle cores), whatever the machine's speed."),
+        decisions: int = typer.Option(None, metavar="N", help=f"selfplay, rllib: Budget of the PPO phase in training "
+                                      f"decisions (rllib: environment steps), whatever the machine's speed "
+                                      f"(default: selfplay {_SELFPLAY.decisions:,}, about 7 minutes on 2 idle "
+                                      f"cores; rllib --minutes {_RLLIB_MINUTES:g})."),
         games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
         actors: int = typer.Option(_SELFPLAY.actors, metavar="N", help="selfplay: Rollout worker processes (0: in the "
                                    "learner's process)."),
-        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", help="selfplay: Decisions per gradient step."),
-        clip: float = typer.Option(_SELFPLAY.clip, metavar="X", help="selfplay: PPO clipping range."),
-        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", help="selfplay: Entropy bonus weight."),
-        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", help="selfplay: Fraction of seats "
+        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", help="selfplay, rllib: Decisions per gradient step."),
+        clip: float = typer.Option(_SELFPLAY.clip, metavar="X", help="selfplay, rllib: PPO clipping range."),
+        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", help="selfplay, rllib: Entropy bonus weight."),
+        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", help="selfplay, rllib: Fraction of seats "
                                              "played by --baseline instead of the policy (not trained on)."),
-        baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", help="selfplay: Agent spec of those seats."),
-        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", help="selfplay: Hidden layer width."),
+        baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", help="selfplay, rllib: Agent spec of those seats."),
+        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", help="selfplay, rllib: Hidden layer width."),
         init_model: str = typer.Option("", metavar="FILE", help="selfplay: Start from this model file (runs/<run>/model.pt, "
                                        "same players and deck) instead of the heuristic-residual start."),
-        teacher: str = typer.Option(None, metavar="SPEC", help="Agent cloned by the warm start: heuristic (selfplay "
+        teacher: str = typer.Option(None, metavar="SPEC", help="selfplay, maskable-ppo: Agent cloned by the warm start: heuristic (selfplay "
                                     "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
                                     "maskable-ppo takes heuristic, greedy or random. Same as --imitation-teacher."),
         steps: int = typer.Option(_DEFAULTS.total_timesteps, metavar="N", help="maskable-ppo: Training budget in environment steps "
@@ -91,7 +94,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         name: str = typer.Option("", metavar="NAME", help="Run folder name (default: a time stamp)."),
         envs: int = typer.Option(_DEFAULTS.n_envs, metavar="N", help="maskable-ppo: Environments stepped in parallel."),
         vec_env: str = typer.Option(_DEFAULTS.vec_env, metavar="KIND", help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
-        rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", help="maskable-ppo: Rounds per game (episode)."),
+        rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", help="maskable-ppo, rllib: Rounds per game (episode); selfplay plays 4."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         seed: int = typer.Option(_DEFAULTS.seed, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", help="maskable-ppo: Steps between evaluations (0: none)."),
@@ -99,27 +102,29 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         final_games: int = typer.Option(400,
                                         metavar="N", help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
-        eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay "
-                                        "heuristic, each seated against the learned agent in every other "
+        eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay and "
+                                        "rllib heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
         checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, metavar="STEPS", help="maskable-ppo: Steps between checkpoints."),
         snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, metavar="STEPS", help="maskable-ppo: Steps between self-play snapshots."),
         learning_rate: float = typer.Option(None, metavar="RATE", help="Adam learning rate (default: " + (
-            f"{_SELFPLAY.lr:g} for both learners" if _SELFPLAY.lr == _DEFAULTS.learning_rate
-            else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}") + ")."),
+            f"selfplay and maskable-ppo {_SELFPLAY.lr:g}" if _SELFPLAY.lr == _DEFAULTS.learning_rate
+            else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}")
+            + f", rllib {_RLLIB_LR:g})."),
         n_steps: int = typer.Option(_DEFAULTS.n_steps, metavar="N", help="maskable-ppo: PPO rollout length per environment."),
         batch_size: int = typer.Option(_DEFAULTS.batch_size, metavar="N", help="maskable-ppo: PPO minibatch size."),
         epochs: int = typer.Option(None, metavar="N", help=f"PPO epochs per update (default: selfplay "
-                                   f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs})."),
-        imitation_samples: int = typer.Option(None, metavar="N", help=f"Teacher decisions to clone before PPO "
+                                   f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs}, rllib "
+                                   f"{_RLLIB_EPOCHS})."),
+        imitation_samples: int = typer.Option(None, metavar="N", help=f"selfplay, maskable-ppo: Teacher decisions to clone before PPO "
                                               f"(behaviour cloning warm start; 0: PPO from scratch; default: "
                                               f"selfplay {_SELFPLAY.imitation_samples:,}, maskable-ppo "
                                               f"{_DEFAULTS.imitation_samples:,})."),
-        imitation_epochs: int = typer.Option(None, metavar="N", help=f"Epochs of the cloning (default: selfplay "
+        imitation_epochs: int = typer.Option(None, metavar="N", help=f"selfplay, maskable-ppo: Epochs of the cloning (default: selfplay "
                                              f"{_SELFPLAY.imitation_epochs}, maskable-ppo "
                                              f"{_DEFAULTS.imitation_epochs})."),
         imitation_teacher: str = typer.Option(None,
-                                              metavar="SPEC", help="Same as --teacher."),
+                                              metavar="SPEC", help="selfplay, maskable-ppo: Same as --teacher."),
         workers: int = typer.Option(_DEFAULTS.workers, metavar="N", help="Processes of the evaluation tournaments."),
         resume: str = typer.Option(None, metavar="FILE", help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
@@ -138,14 +143,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
                                    "already (e.g. a failed run); deletes its contents."),
     ) -> None:
-        """Train an agent against the baselines, then evaluate it in a duplicate tournament.
+        """Train an agent (default: self-play, half the seats played by the heuristic), then evaluate
+        it against the baselines in a duplicate tournament.
 
         Default (--algo selfplay): self-play PPO of the play-scoring policy, a learned residual on the
         heuristic's play scores, for --decisions (or --minutes), with half the seats played by the heuristic
         (--baseline-seats); writes runs/<name>/ with model.pt (agent spec
         learned:runs/<name>/model.pt), tb/, config.json, eval.json and summary.json, and prints the
         learned agent's paired per-deal difference from each baseline with its 95% interval.
-        Options whose help starts with "selfplay:", "maskable-ppo:" or "rllib:" apply to that learner only.
+        Options whose help starts with learner names (e.g. "selfplay, rllib:") apply to those learners
+        only; the others apply to every learner.
 
         --algo maskable-ppo: clone the heuristic, then MaskablePPO against a league of baselines and
         its own snapshots; writes model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
@@ -183,7 +190,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                         "--resume": (resume, None), "--no-progress": (progress, True)}
             given = [flag for flag, (value, default) in ppo_only.items() if value != default]
             if given:
-                raise typer.BadParameter(f"{', '.join(given)} only apply to --algo maskable-ppo; the self-play "
+                raise typer.BadParameter(f"{', '.join(given)} only {'applies' if len(given) == 1 else 'apply'} to "
+                                         f"--algo maskable-ppo; the self-play "
                                          f"learner's budget is --minutes or --decisions, and a self-play run "
                                          f"continues from a model with --init-model runs/<run>/model.pt")
             _train_selfplay(
@@ -282,9 +290,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(f"Warm start: {cfg.imitation_samples:,} {cfg.teacher} decisions, "
                        f"{s['imitation_seconds']:.0f} s (teacher's play top-scored "
                        f"{100 * s['imitation_accuracy']:.1f}%)")
-        typer.echo(f"Self-play: {s['all_decisions']:,} plays by all seats in {s['ppo_seconds']:.0f} s "
-                   f"({s['decisions_per_s']:,.0f}/s), {s['rounds']:,} rounds;")
-        typer.echo(f"  trained on the policy's {s['train_decisions']:,} decisions with a choice")
+        typer.echo(textwrap.fill(
+            f"Self-play: {s['all_decisions']:,} plays by all seats, {s['rounds']:,} rounds, in "
+            f"{s['ppo_seconds']:.0f} s ({s['decisions_per_s']:,.0f} plays/s) of the PPO phase: rollouts, "
+            f"updates and compile time, not the warm start or the evaluation; trained on the policy's "
+            f"{s['train_decisions']:,} decisions with a choice", 80, subsequent_indent="  "))
 
     @bench_app.command("train")
     def bench_train(

@@ -1,4 +1,5 @@
-"""Training progress for MaskablePPO (a stable-baselines3 callback), on a terminal and in a log file.
+"""Training progress for MaskablePPO (a stable-baselines3 callback), on a terminal and in a log file;
+and the self-play learner's progress rows (:class:`SelfPlayProgress`).
 
 On a terminal: a rich bar. Otherwise (output to a file or a pipe): a plain line every ``every_s``
 seconds (:class:`seers_env.progress.ProgressLines`). Both show steps done / total, the speed, elapsed
@@ -90,4 +91,70 @@ def make_progress_callback(total: int, start_steps: int, timing: dict, every_s: 
     return _Progress()
 
 
-__all__ = ["RATE_NOTE", "TRAIN_PROGRESS_EVERY_S", "format_duration", "make_progress_callback"]
+class SelfPlayProgress:
+    """Progress lines of the self-play learner (:func:`train.selfplay.train_selfplay`): a column header,
+    then one row per call of :meth:`rows`, the header repeated every ``header_every`` rows.
+
+    A row (at most 75 characters with 7-digit counts and times over an hour)::
+
+         iter      trained/budget  plays/s    rounds  entropy  elapsed      ETA
+           42     215,040/420,000    3,912     9,870     1.37     3:41     3:32
+
+    ``plays/s`` counts every seat's plays per second **since the previous row** (the first row: since
+    the PPO phase started, compile time included); ``ETA`` comes from the trained decisions per second
+    over the same span. With a wall-clock budget (``minutes``) the columns are ``trained`` and ``left``
+    (time left of the budget). ``elapsed`` is the time since the PPO phase started.
+
+    Args:
+        budget: trained decisions to reach, or ``None`` with ``minutes``.
+        minutes: wall-clock budget of the PPO phase in minutes, or ``None`` with ``budget``.
+        start: clock time when the PPO phase started (seconds, the caller's clock).
+        header_every: rows between repeated headers (>= 1).
+
+    Raises:
+        ValueError: neither or both of ``budget`` and ``minutes``, or ``header_every < 1``.
+    """
+
+    def __init__(self, budget: int | None, minutes: float | None, start: float, header_every: int = 20):
+        if (budget is None) == (minutes is None):
+            raise ValueError(f"give one of budget={budget!r} and minutes={minutes!r}")
+        if header_every < 1:
+            raise ValueError(f"header_every={header_every!r} must be >= 1")
+        self.budget, self.minutes, self.start, self.header_every = budget, minutes, start, header_every
+        self.last_t, self.last_trained, self.last_plays, self.n_rows = start, 0, 0, 0
+        self.trained_w = 19 if budget is not None else 9
+
+    def intro(self, every_s: float) -> list[str]:
+        """Lines that say what the columns count, wrapped at 80 columns (printed once, before PPO)."""
+        eta = ("ETA: from the trained decisions per second over the same span" if self.budget is not None
+               else "left: time left of the --minutes budget")
+        return textwrap.wrap(f"Self-play PPO: a row every {every_s:g} s or more; trained: the policy's decisions "
+                             f"with a choice; plays/s: every seat's plays per second since the row before "
+                             f"(the first row includes compile time); {eta}.", 80)
+
+    def header(self) -> str:
+        head = "trained/budget" if self.budget is not None else "trained"
+        last = "ETA" if self.budget is not None else "left"
+        return (f"{'iter':>5}  {head:>{self.trained_w}}  {'plays/s':>7}  {'rounds':>9}  {'entropy':>7}  "
+                f"{'elapsed':>8}  {last:>8}")
+
+    def rows(self, now: float, iteration: int, trained: int, plays: int, rounds: int, entropy: float) -> list[str]:
+        """The row for this moment (after the header when one is due); updates the 'since' span."""
+        span = max(now - self.last_t, 1e-9)
+        plays_rate = (plays - self.last_plays) / span
+        if self.budget is not None:
+            done = f"{trained:,d}/{self.budget:,d}"
+            rate = (trained - self.last_trained) / span
+            left = 0.0 if trained >= self.budget else (self.budget - trained) / rate if rate > 0 else float("inf")
+        else:
+            done = f"{trained:,d}"
+            left = max(0.0, self.start + 60 * self.minutes - now)
+        out = [self.header()] if self.n_rows % self.header_every == 0 else []
+        out.append(f"{iteration:>5d}  {done:>{self.trained_w}}  {plays_rate:>7,.0f}  {rounds:>9,d}  "
+                   f"{entropy:>7.2f}  {format_duration(now - self.start):>8}  {format_duration(left):>8}")
+        self.n_rows += 1
+        self.last_t, self.last_trained, self.last_plays = now, trained, plays
+        return out
+
+
+__all__ = ["RATE_NOTE", "TRAIN_PROGRESS_EVERY_S", "SelfPlayProgress", "format_duration", "make_progress_callback"]

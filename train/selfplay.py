@@ -803,6 +803,11 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
         deadline = start + 60 * cfg.minutes if cfg.minutes is not None else None
         budget = cfg.decisions if cfg.minutes is None else None
         trained, it, last_log, stats = 0, 0, start, {}
+        from .progress import SelfPlayProgress
+
+        progress = SelfPlayProgress(budget, cfg.minutes if deadline is not None else None, start)
+        for line in progress.intro(progress_every):
+            log(line)
         net.eval()
         pool.start(net)
         while True:
@@ -829,13 +834,8 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
                 on_iteration(it, net, stats)
             if done or now - last_log >= progress_every:
                 last_log = now
-                if deadline is not None:
-                    done_part = f"trained {trained:,d}, {max(0.0, deadline - now) / 60:.1f} min left"
-                else:
-                    done_part = f"trained {trained:,d}/{budget:,d}"
-                # at most 80 columns: plays/s counts every seat's plays, "trained" the policy's decisions
-                log(f"iter {it:4d}  {done_part}  plays/s {stats['decisions_per_s']:,.0f}  "
-                    f"rounds {pool.rounds:,d}  entropy {stats['entropy']:.2f}")
+                for line in progress.rows(now, it, trained, pool.decisions, pool.rounds, stats["entropy"]):
+                    log(line)
             if done:
                 break
         summary.update(ppo_seconds=time.perf_counter() - start, iterations=it, train_decisions=trained,
