@@ -87,3 +87,21 @@ def test_older_and_other_run_folders_stay_readable(tmp_path):
              if x.startswith("| ") and not x.startswith("| run")}
     assert cells == {"a-old-selfplay": "?", "b-rllib": "4,321", "c-ppo": "2,048 (unfinished)"}
     assert max(len(x) for x in res.output.splitlines()) <= 80
+
+
+def test_runs_captions_and_wide_scores_read_as_eval_does(tmp_path):
+    from seers_env.cli.runs import runs_cells
+
+    t = run_tournament([Learned(), "heuristic"], games=3, seed=0, workers=1, n_rounds=1, progress=False)
+    _write(tmp_path / "a", {"algo": "selfplay", "selfplay": {"n_players": 2}}, {"train_decisions": 9},
+           [{"baseline": "heuristic", "tournament": t.to_dict()}])
+    runs = list_runs(tmp_path)
+    for wide in (False, True):
+        cells = runs_cells(runs, wide)
+        caption = " ".join(cells["caption"])
+        assert "trainer.py" not in caption and "baseline in column vs" in caption
+    col = cells["headers"].index("learned score")
+    mean = t.agents["learned"].mean_score
+    assert cells["rows"][0][col].startswith(f"{mean:.2f} ±")  # no plus sign, as seers eval prints it
+    res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path), "--wide"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0 and f"| {mean:.2f} ±" in res.output, res.output

@@ -26,7 +26,7 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
                 score = diff = vs = deals = win = "-"
             else:
                 ci = e["score_ci"]
-                score = f"{e['mean_score']:+.2f} " + ("±n/a" if ci is None else f"±{(ci[1] - ci[0]) / 2:.2f}")
+                score = f"{e['mean_score']:.2f} " + ("±n/a" if ci is None else f"±{(ci[1] - ci[0]) / 2:.2f}")
                 deals, win, vs = str(e["deals"]), f"{100 * e['win_rate']:.0f}", e["vs"] or "-"
                 if e["diff"] is None:
                     diff = "-"
@@ -41,12 +41,14 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
                 rows.append([name, str(r["players"]), steps, size, *parts, deals, score, win, vs, diff])
             else:
                 rows.append([name, steps, size, vs, diff])
-    caption = ["learned - vs: in the final evaluation (eval.json, one row per table), the learned agent's paired "
-               "per-deal score difference from the baseline vs (the heuristic when seated) ± half-width of its "
-               "95% t interval; 'tie' when the interval holds 0",
+    caption = ["learned - vs: the learned agent's game score minus that of the baseline in column vs (the "
+               "heuristic if it played, else the first other baseline), paired per deal, ± half-width of its "
+               "95% t interval; 'tie' when the interval holds 0; one row per table of the final evaluation "
+               "(eval.json)",
                "decisions: the learner's decisions trained on (self-play: the policy's plays with a choice; "
                "MaskablePPO: environment steps, one catalogue action each; RLlib: env steps); "
-               "size: disk use of the run folder (train/trainer.py's docstring breaks it down)"]
+               "size: disk use of the run folder; checkpoints/ and snapshots/ are MaskablePPO's "
+               "(delete checkpoints/ of a finished run that will not be resumed)"]
     if wide:
         caption.insert(1, "learned score: its mean game score ± 95% half-width; win%: its win rate")
     else:
