@@ -223,26 +223,19 @@ def decision_features(cards, scal, scores, slots, row_offsets, play_dim, with_pr
         decision whose rows could not be built (``-1``: none; a kernel state out of step with its plays).
     """
     m = slots.shape[0]
-    buf = np.empty(N_CARD_IDS + 160, np.int64)
-    lists = [np.empty(0, np.int64) for _ in range(m)]
-    offsets = np.zeros(m + 1, np.int64)
-    for j in range(m):
-        lists[j] = kernel.legal_keys(cards, scal, slots[j], buf)
-        offsets[j + 1] = offsets[j] + lists[j].shape[0]
+    keys, offsets = legal_key_lists(cards, scal, slots)
     width = play_dim + (1 if with_prior else 0)
     rows = np.zeros((offsets[m], width), np.float32)
-    keys = np.empty(offsets[m], np.int64)
     states = np.empty((m, STATE_DIM), np.float32)
     hidden = np.zeros((m, HIDDEN_DIM), np.float32)
     bad = -1
     for j in range(m):
         i = slots[j]
-        keys[offsets[j]:offsets[j + 1]] = lists[j]
         write_state(cards, scal, scores, i, states[j])
         if with_hidden:
             write_hidden(cards, scal, i, hidden[j])
-        if write_rows(cards, scal, i, lists[j], row_offsets, play_dim, with_prior, weights, danger_cards,
-                      rows[offsets[j]:offsets[j + 1]]) >= 0 and bad < 0:
+        if write_rows(cards, scal, i, keys[offsets[j]:offsets[j + 1]], row_offsets, play_dim, with_prior, weights,
+                      danger_cards, rows[offsets[j]:offsets[j + 1]]) >= 0 and bad < 0:
             bad = j
     return states, rows, offsets, hidden, keys, bad
 
