@@ -112,3 +112,9 @@ def test_selfplay_rejects_maskable_ppo_options_in_good_grammar():
 def test_top_level_help_says_what_train_does_by_default():
     flat = " ".join(_help(()).split())
     assert "train Train an agent (default: self-play, half the seats played by the heuristic)" in flat
+
+
+def test_bench_help_has_no_markup_or_internal_names():
+    for path in (("bench", "train"), ("bench", "env")):
+        text = _help(path)
+        assert "``" not in text and "vector_threads_steps_per_s" not in text, text

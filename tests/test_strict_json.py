@@ -110,6 +110,10 @@ def test_bench_json_is_strict_and_machine_readable(tmp_path, bench):
         assert all(r["plays_per_s"] > 0 for r in data["results"]["throughput"])
         assert data["results"]["cold_start_s"] > 0 and data["results"]["cold_start_empty_cache_s"] is None
     else:
+        # not a terminal: a Markdown table and wrapped notes, like seers eval / train / runs
+        lines = [x for x in result.output.splitlines() if not x.startswith("results written to")]
+        assert any(x.startswith("| environment ") for x in lines) and "┃" not in result.output
+        assert all(x == x.rstrip() and len(x) <= 80 for x in lines), result.output
         results = data["results"]
         assert results["seers_catalog_v0"]["steps_per_s"] > 0
         plays = results["seers plays x256"]  # the play-level batch API: plays/s, with its ratios
@@ -145,6 +149,7 @@ def test_bench_train_json(tmp_path, monkeypatch):
     both = tmp_path / "both.json"
     result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--model", "", "--json", str(both)])
     assert result.exit_code == 0, result.output
+    assert "trained/s" in next(x for x in result.output.splitlines() if x.startswith("| learner"))
     rows = _strict(both)["results"]
     assert [r["learner"] for r in rows] == ["selfplay", "selfplay", "maskable_ppo", "maskable_ppo"]
     assert rows[1]["ratio"] == 2.0  # trained decisions/s against the first row
@@ -162,6 +167,8 @@ def test_bench_train_json(tmp_path, monkeypatch):
     result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "actor", "--model", "shipped",
                                  "--json", str(actor)])
     assert result.exit_code == 0, result.output
+    header = next(x for x in result.output.splitlines() if x.startswith("| learner"))
+    assert "samples/s" in header and "trained/s" not in header and "Nothing is trained" in result.output
     assert actor_calls == [(False, shipped_model_path(4)), (True, shipped_model_path(4))]  # --model honoured
     data = _strict(actor)
     assert data["settings"]["model"] == shipped_model_path(4) and data["results"][1]["ratio"] == 2.0

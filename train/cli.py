@@ -312,17 +312,19 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Training throughput: decisions per second of the self-play learner and of MaskablePPO.
 
         Measured in one run: the self-play learner with 1 and 2 actor processes, MaskablePPO with
-        DummyVecEnv and SubprocVecEnv. Each setting trains for about --seconds. 'plays/s' counts every seat's plays (self-play
-        plays all seats); 'trained/s' counts the learner's training samples: self-play's plays with a
-        choice, MaskablePPO's environment steps (one catalogue action of its one seat; a play takes 1
-        to 3). The ratio compares trained/s with the first row (``--algo actor``: plays/s of the
-        actor alone, in this process with one torch thread, kernel against Game objects; it starts
-        from --model too).
+        DummyVecEnv and SubprocVecEnv. Each setting trains for about --seconds. 'plays/s' counts every
+        seat's plays (self-play plays all seats); 'trained/s' counts the learner's training samples:
+        self-play's plays with a choice, MaskablePPO's environment steps (one catalogue action of its one
+        seat; a play takes 1 to 3). The ratio compares trained/s with the first row.
+
+        With --algo actor nothing is trained: the self-play actor alone plays, in this process with one
+        torch thread, on the compiled kernel and on Game objects (from --model too); 'samples/s' counts
+        the policy's plays with a choice (what a learner would train on) and the ratio compares plays/s.
+        On a terminal the table is drawn; otherwise it is printed as a Markdown table.
         """
         import os
 
-        from rich.console import Console
-        from rich.table import Table
+        from seers_env.cli.tables import print_cells
 
         from .bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
         from .scoring_policy import shipped_model_path, shipped_player_counts
@@ -337,9 +339,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         elif model and not os.path.isfile(model):
             raise typer.BadParameter(f"--model {model!r}: no such file (give a model.pt, 'shipped' or '')")
         start = f", {os.path.basename(model)}" if model and algo != "maskable-ppo" else ""
-        table = Table(title=f"Training throughput, {players} players ({seconds:g} s each{start})")
-        for col in ("learner", "setting", "plays/s", "trained/s", "ratio"):
-            table.add_column(col, justify="right")
+        title = f"Training throughput, {players} players ({seconds:g} s each{start})"
+        headers = ["learner", "setting", "plays/s", "samples/s" if algo == "actor" else "trained/s", "ratio"]
+        rows: list[list[str]] = []
         from seers_env.cli.bench import check_json_path, write_bench_json
 
         check_json_path(json_path)
@@ -350,9 +352,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 r = selfplay_throughput(seconds, players, actors=actors, init_model=model)
                 base = base or r["trained_per_s"]
                 results.append({"learner": "selfplay", "actors": actors, **r, "ratio": r["trained_per_s"] / base})
-                table.add_row("selfplay", f"{actors} actor{'s' if actors > 1 else ''}",
-                              f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
-                              f"{r['trained_per_s'] / base:.2f}x")
+                rows.append(["selfplay", f"{actors} actor{'s' if actors > 1 else ''}",
+                             f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
+                             f"{r['trained_per_s'] / base:.2f}x"])
         if algo == "actor":
             for kernel in (False, True):
                 r = selfplay_actor_throughput(seconds, players, kernel=kernel, init_model=model)
@@ -360,17 +362,25 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 path = "kernel" if kernel else "Game objects"
                 results.append({"learner": "selfplay_actor", "path": path, **r,
                                 "ratio": r["decisions_per_s"] / base})
-                table.add_row("actor only", path, f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
-                              f"{r['decisions_per_s'] / base:.2f}x")
+                rows.append(["actor only", path, f"{r['decisions_per_s']:,.0f}", f"{r['trained_per_s']:,.0f}",
+                             f"{r['decisions_per_s'] / base:.2f}x"])
         if algo in ("both", "maskable-ppo"):
             for vec, n in (("dummy", 8), ("subproc", 2)):
                 r = training_throughput(vec, n, seconds, players, opponents)
                 base = base or r["steps_per_s"]
                 results.append({"learner": "maskable_ppo", "vec_env": vec, "n_envs": n, **r,
                                 "ratio": r["steps_per_s"] / base})
-                table.add_row("MaskablePPO", f"{vec} x{n}", "n/a", f"{r['steps_per_s']:,.0f}",
-                              f"{r['steps_per_s'] / base:.2f}x")
-        Console().print(table)
+                rows.append(["MaskablePPO", f"{vec} x{n}", "n/a", f"{r['steps_per_s']:,.0f}",
+                             f"{r['steps_per_s'] / base:.2f}x"])
+        if algo == "actor":
+            notes = ["Nothing is trained: plays/s counts every seat's plays of the self-play actor alone, "
+                     "samples/s the policy's plays with a choice (what a learner would train on); ratio: "
+                     "plays/s against the first row"]
+        else:
+            notes = ["plays/s: every seat's plays; trained/s: the learner's training samples (self-play: "
+                     "plays with a choice; MaskablePPO: environment steps, 1 to 3 per play); ratio: trained/s "
+                     "against the first row"]
+        print_cells({"title": title, "headers": headers, "rows": rows, "legend": [], "caption": notes})
         if json_path:
             write_bench_json(json_path, "train", {"seconds": seconds, "players": players, "algo": algo,
                                                   "opponents": opponents, "model": model}, results)

@@ -231,19 +231,18 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         Plays on seers_catalog_v0 (4 players, observations and masks included), our batch API with 256
         games in flight, PettingZoo texas_holdem_v4 and RLCard Dou Dizhu: steps/s and our ratios to each,
-        all in one process (the threaded batch row in a child process, see vector_threads_steps_per_s).
+        all in one process (except the threaded batch row, 'seers vector x256, threads': numba's thread
+        pool in a child process).
         The 'seers plays x256' row is the batch API at the play level, as the self-play actor uses it:
         play_features() (heuristic column, hidden hands) then step_plays() of a random legal play per
-        game, in plays/s (vector_plays_per_s).
+        game, in plays/s.
 
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4.
         """
         import os
 
-        from rich.console import Console
-        from rich.table import Table
-
         from .bench import check_json_path, write_bench_json
+        from .tables import print_cells
 
         check_json_path(json_path)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -253,41 +252,37 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         def times(mine: float | None, value: float | None) -> str:
             return f"{mine / value:.2f}x" if mine and value else "-"
 
-        table = Table(title=f"Environment random play ({seconds:g} s each, load {load:.1f})")
-        for col in ("environment", "per s", "AEC/this", "vector/this", "plays/this"):
-            table.add_column(col, justify="right")
-        for name, value in r.items():
-            table.add_row(name, "missing" if value is None else f"{value:,.0f}", times(ours, value),
-                          times(vec, value), times(plays, value))
-        console = Console()
-        console.print(table)
         import numba
 
         policy = os.environ.get("OMP_WAIT_POLICY", THREADS_WAIT_POLICY)
-        console.print(f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
-                      f"thread(s) on {os.cpu_count()} core(s), in a child process with OMP_WAIT_POLICY="
-                      f"{policy}; the other rows run on one thread, in this process.")
-        console.print(f"{PLAYS_ROW}: plays/s of SeersVectorEnv(256).play_features() (heuristic column, "
-                      "hidden hands, as the self-play actor) then step_plays() of a random legal play per "
-                      "game; a play is 1 to 3 steps of the vector rows, one step of Dou Dizhu. The other "
-                      "rows: steps/s.")
+        rows = [[name, "missing" if value is None else f"{value:,.0f}", times(ours, value), times(vec, value),
+                 times(plays, value)] for name, value in r.items()]
+        notes = [f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
+                 f"thread(s) on {os.cpu_count()} core(s), in a child process with OMP_WAIT_POLICY="
+                 f"{policy}; the other rows run on one thread, in this process.",
+                 f"{PLAYS_ROW}: plays/s of SeersVectorEnv(256).play_features() (heuristic column, "
+                 "hidden hands, as the self-play actor) then step_plays() of a random legal play per "
+                 "game; a play is 1 to 3 steps of the vector rows, one step of Dou Dizhu. The other "
+                 "rows: steps/s."]
         if None in r.values():
-            console.print("missing: peers not installed (pip install -e '.\\[bench]')")
+            notes.append("missing: peers not installed (pip install -e '.[bench]')")
         for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
             if r[peer] and ours:
                 ratio = ours / r[peer]
                 verdict = "met" if ratio >= target else "NOT met"
-                console.print(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+                notes.append(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+        # drawn on a terminal, Markdown in a file or a pipe, as seers eval, train and runs print tables
+        print_cells({"title": f"Environment random play ({seconds:g} s each, load {load:.1f})",
+                     "headers": ["environment", "per s", "AEC/this", "vector/this", "plays/this"],
+                     "rows": rows, "legend": [], "caption": notes})
         if profile:
             parts = profile_parts(seed=seed)
-            ptable = Table(title=f"cProfile of {parts['steps']:,.0f} AEC steps ({parts['total']:.1f} s "
-                                 f"profiled)")
-            for col in ("part", "us/step", "share", "share before"):
-                ptable.add_column(col, justify="right")
-            for name, _, _, before in PROFILE_PARTS:
-                ptable.add_row(name, f"{1e6 * parts[name] / parts['steps']:.1f}",
-                               f"{parts[name] / parts['total']:.0%}", "-" if before is None else f"{before:.0%}")
-            console.print(ptable)
+            prows = [[name, f"{1e6 * parts[name] / parts['steps']:.1f}", f"{parts[name] / parts['total']:.0%}",
+                      "-" if before is None else f"{before:.0%}"] for name, _, _, before in PROFILE_PARTS]
+            print()
+            print_cells({"title": f"cProfile of {parts['steps']:,.0f} AEC steps ({parts['total']:.1f} s profiled)",
+                         "headers": ["part", "us/step", "share", "share before"], "rows": prows, "legend": [],
+                         "caption": []})
         if json_path:
             def over(mine: float | None, value: float | None) -> float | None:
                 return mine / value if mine and value else None
