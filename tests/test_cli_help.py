@@ -94,14 +94,6 @@ def test_train_option_prefixes_name_every_learner_that_reads_the_option():
     assert "Options whose help starts with learner names" in " ".join(text.split())
 
 
-def test_rllib_defaults_in_the_train_help_match_its_config():
-    from train import cli
-    from train.rllib_train import RLlibConfig
-
-    d = RLlibConfig()
-    assert (cli._RLLIB_MINUTES, cli._RLLIB_LR, cli._RLLIB_EPOCHS) == (d.minutes, d.lr, d.epochs)
-
-
 def test_selfplay_rejects_maskable_ppo_options_in_good_grammar():
     one = CliRunner().invoke(app, ["train", "--resume", "x.zip"])
     assert one.exit_code != 0 and "--resume only applies to --algo maskable-ppo" in " ".join(one.output.split())

@@ -193,3 +193,12 @@ def test_tiny_rllib_run_end_to_end(tmp_path):
     assert tour.deals == 1
     with pytest.raises(FileNotFoundError, match="no RLlib checkpoint"):
         make_agent(f"rllib:{tmp_path / 'nowhere'}")
+
+
+def test_rllib_defaults_in_the_train_help_match_its_config():
+    """seers train --help repeats RLlibConfig's defaults (train.cli imports no ray)."""
+    from train import cli
+    from train.rllib_train import RLlibConfig
+
+    d = RLlibConfig()
+    assert (cli._RLLIB_MINUTES, cli._RLLIB_LR, cli._RLLIB_EPOCHS) == (d.minutes, d.lr, d.epochs)
