@@ -72,9 +72,9 @@ def test_rewards_through_rllib_episode_add_up_to_game_totals(config):
                 raw[k] = raw.get(k, 0.0) + v
             episode.add_env_step(obs, action, rew, infos, terminateds=term, truncateds=trunc)
             done = term["__all__"]
-        totals = env.game.totals
+        totals = env.totals
         n = len(totals)
-        assert env.game.game_over and episode.is_done
+        assert env.game_over and episode.is_done
         learners = {aid for aid in episode.agent_episodes}
         assert learners, "some seat had a choice"
         for aid in learners:
@@ -91,7 +91,7 @@ def test_rewards_through_rllib_episode_add_up_to_game_totals(config):
 def test_masks_respected_in_1000_sampled_steps_and_offered_plays_are_legal():
     """The module samples only offered rows; with K=8, decisions with more legal plays offer 8 legal
     ones (the pass among them when it is legal)."""
-    env = SeersMultiAgentEnv({"n_players": 4, "n_rounds": 1, "seed": 5, "max_plays": 8})
+    env = SeersMultiAgentEnv({"n_players": 4, "n_rounds": 1, "seed": 5, "max_plays": 8, "kernel": False})
     module = _module(env)
     obs, _ = env.reset()
     truncated = 0
@@ -113,17 +113,25 @@ def test_masks_respected_in_1000_sampled_steps_and_offered_plays_are_legal():
     assert truncated > 0
 
 
-def test_bad_actions_are_refused_and_leave_the_game_unchanged():
-    env = SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": 6})
+@pytest.mark.parametrize("kernel", [False, True])
+def test_bad_actions_are_refused_and_leave_the_game_unchanged(kernel):
+    env = SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": 6, "kernel": kernel})
     obs, _ = env.reset()
     (aid, o), = obs.items()
-    before = env.game.to_dict()
+
+    def state():
+        if kernel:
+            return [x.copy() for x in (env.kernel.cards, env.kernel.scal, env.kernel.scores)]
+        return env.game.to_dict()
+
+    before = state()
     n = int(o["action_mask"].sum())
     with pytest.raises(ValueError, match="not an offered play"):
         env.step({aid: n})
     with pytest.raises(ValueError, match="no action for the acting agent"):
         env.step({"seat_99": 0})
-    assert env.game.to_dict() == before
+    after = state()
+    assert all(np.array_equal(x, y) for x, y in zip(after, before)) if kernel else after == before
     with pytest.raises(ValueError, match="max_plays"):
         SeersMultiAgentEnv({"max_plays": 1})
     with pytest.raises(ValueError, match="baseline"):

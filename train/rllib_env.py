@@ -47,6 +47,22 @@ delivers everything still held and gives every seat that acted a final observati
 A seat that never had a choice in a whole game is not an agent of that episode (RLlib drops agents
 that never step) and earns nothing.
 
+**Two paths, the same episodes.** With no baseline or the plain ``heuristic`` one (config ``kernel``, default
+``None``: whenever possible), the game runs on the compiled kernel (a one-slot
+:class:`~seers_env.engine.kernel.KernelGames`, dealt by ``new_game(rng=...)`` from the same generator that
+``Game(config, rng=...)`` would take, so the same deals), as the self-play actor (:class:`train.selfplay.Actor`)
+runs its games: forced plays and heuristic seats are played in compiled code
+(:func:`seers_env.vector_features.advance_forced`) and a decision's state and play rows come from
+:func:`seers_env.vector.kernel_play_features`, bit for bit :func:`~seers_env.features.encode_state` and
+:func:`~seers_env.features.encode_plays` (a final observation of a seat other than the one to act is
+:func:`seers_env.vector_features.write_state` from that seat's side). Other baselines act on ``Game``
+objects, so those environments step a :class:`~seers_env.game.Game` (attribute ``game``) and build the
+observations with :class:`~seers_env.view.SeatView`. Both paths draw the same numbers from the environment's
+generator (the baseline seats and their agents' seeds, the frozen seats, the offered-play subsets), so for
+the same seed they give the same observations, rewards, terminations and infos
+(``tests/test_rllib_kernel.py``); :attr:`SeersMultiAgentEnv.totals` and
+:attr:`SeersMultiAgentEnv.game_over` read either.
+
 The final observation's ``infos`` hold ``{"score": game total of the seat, "reward": its summed reward,
 "baseline_score": mean game total of the baseline seats or NaN}`` for the metrics.
 """
@@ -59,10 +75,15 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from seers_env import play_eval, vector_features
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+from seers_env.engine.core import PASS_KIND
+from seers_env.engine.kernel import MAX_SEATS, OUT_ROUND, S_CURRENT, S_OUTCOME, S_OVER, KernelGames
+from seers_env.engine.moves import plays_of_keys
 from seers_env.features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.game import Game, GameConfig
 from seers_env.plays import PlayKind
+from seers_env.vector import kernel_play_features
 from seers_env.view import SeatView
 
 #: Default number of play rows offered per decision (``K``).
@@ -115,10 +136,19 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             * ``baseline`` (agent spec, default ``""``: none) and ``baseline_seats`` (fraction 0..1 of
               the seats it plays, default 0);
             * ``frozen_seats`` (fraction 0..1 of the seats given ``frozen_*`` agent ids, default 0);
-            * ``seed`` (int, default 0); each worker and vector index draws its own stream from it.
+            * ``seed`` (int, default 0); each worker and vector index draws its own stream from it;
+            * ``kernel`` (default ``None``: whenever the baseline allows it): step the game on the compiled
+              kernel (module docstring); ``False`` forces the ``Game`` path, ``True`` needs no baseline or
+              the plain ``heuristic`` one.
+
+    Attributes:
+        on_kernel: whether episodes run on the kernel; ``kernel``: its one-slot
+            :class:`~seers_env.engine.kernel.KernelGames` (else ``None``); ``game``: the
+            :class:`~seers_env.game.Game` of the other path (``None`` on the kernel).
 
     Raises:
-        ValueError: a bad value (the message names it and what is allowed).
+        ValueError: a bad value (the message names it and what is allowed), or ``kernel=True`` with a
+            baseline other than the plain ``heuristic``.
     """
 
     def __init__(self, config: dict | None = None):
@@ -143,10 +173,19 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self.frozen_seats = float(cfg.get("frozen_seats", 0.0))
         if not 0.0 <= self.frozen_seats <= 1.0:
             raise ValueError(f"frozen_seats={self.frozen_seats!r} must be a fraction in 0..1")
+        plain_heuristic = True
         if self.baseline:
+            from agents.heuristic import HeuristicAgent
             from agents.specs import make_agent
 
-            make_agent(self.baseline)  # fail early on a bad spec
+            probe = make_agent(self.baseline)  # fail early on a bad spec
+            plain_heuristic = self.baseline_seats == 0 or type(probe) is HeuristicAgent
+        want = cfg.get("kernel")
+        if want and not plain_heuristic:
+            raise ValueError(f"kernel=True: baseline {self.baseline!r} acts on Game objects; the kernel path "
+                             "takes only no baseline or the plain 'heuristic' (use kernel=None or False)")
+        self.on_kernel = plain_heuristic if want is None else bool(want)
+        self.kernel = KernelGames(1, self.game_config) if self.on_kernel else None
         worker = int(getattr(config, "worker_index", 0) or 0)
         vector = int(getattr(config, "vector_index", 0) or 0)
         self._stream = (worker, vector)
@@ -167,7 +206,11 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         if seed is not None:
             self.rng = np.random.default_rng(np.random.SeedSequence([int(seed), *self._stream]))
         n = self.game_config.n_players
-        self.game = Game(self.game_config, rng=np.random.default_rng(self.rng.integers(2**63)))
+        game_rng = np.random.default_rng(self.rng.integers(2**63))
+        if self.on_kernel:  # KernelGames.new_game(rng=...) makes the deals of Game(config, rng=...)
+            self.kernel.new_game(0, rng=game_rng)
+        else:
+            self.game = Game(self.game_config, rng=game_rng)
         self._baselines: dict[int, Any] = {}
         if self.baseline and self.baseline_seats > 0:
             from agents.specs import make_agent
@@ -186,8 +229,13 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self._legal = None
         self._to_act = -1
         self.agents = [self._ids[s] for s in range(n) if s not in self._baselines]
+        if self.on_kernel:
+            self._heuristic_seats = np.zeros((1, MAX_SEATS), bool)
+            self._heuristic_seats[0, list(self._baselines)] = True
+            agent = next(iter(self._baselines.values()), None)
+            self._weights = play_eval.heuristic_weight_array(agent.weights if agent is not None else None)
         self._advance()
-        if self.game.game_over:  # every decision was forced or a baseline's: nothing to learn from
+        if self.game_over:  # every decision was forced or a baseline's: nothing to learn from
             return {}, {}
         return {self._ids[self._to_act]: self._observe(self._to_act)}, {}
 
@@ -198,7 +246,7 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             ValueError: no action for the acting seat, or an index outside ``0..K-1`` or on a padding
                 row (the game is unchanged).
         """
-        if self.game is None or self.game.game_over or self._to_act < 0:
+        if (self.kernel if self.on_kernel else self.game) is None or self.game_over or self._to_act < 0:
             raise ValueError("step() called without a pending decision; call reset() first")
         seat = self._to_act
         aid = self._ids[seat]
@@ -208,9 +256,13 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         if not 0 <= a < len(self._offered):
             raise ValueError(f"action {a} of {aid!r} is not an offered play: allowed rows 0.."
                              f"{len(self._offered) - 1} (action_mask 1), K={self.max_plays}")
-        play = self._legal[int(self._offered[a])]
         self._acted[seat] = True
-        self._apply(seat, play)
+        if self.on_kernel:
+            _, r = vector_features.apply_chosen(self.kernel.cards, self.kernel.scal, self.kernel.scores, 0,
+                                                int(self._legal[int(self._offered[a])]))
+            self._after_kernel_play(int(r))
+        else:
+            self._apply(seat, self._legal[int(self._offered[a])])
         self._advance()
         rewards = {aid: 0.0}
         for s in range(self.game_config.n_players):
@@ -218,33 +270,81 @@ class SeersMultiAgentEnv(MultiAgentEnv):
                 rewards[self._ids[s]] = rewards.get(self._ids[s], 0.0) + self._held[s]
                 self.delivered[s] += self._held[s]
                 self._held[s] = 0.0
-        if self.game.game_over:
+        if self.game_over:
             obs, infos, terms = {}, {}, {"__all__": True}
-            base = [self.game.totals[s] for s in self._baselines]
+            totals = self.totals
+            base = [totals[s] for s in self._baselines]
             for s in range(self.game_config.n_players):
                 if self._acted[s] and s not in self._baselines:
                     a_s = self._ids[s]
                     rewards.setdefault(a_s, 0.0)
                     obs[a_s] = self._observe(s)
                     terms[a_s] = True
-                    infos[a_s] = {"score": float(self.game.totals[s]), "reward": float(self.delivered[s]),
+                    infos[a_s] = {"score": float(totals[s]), "reward": float(self.delivered[s]),
                                   "baseline_score": float(np.mean(base)) if base else float("nan")}
             return obs, rewards, terms, {"__all__": False}, infos
         return ({self._ids[self._to_act]: self._observe(self._to_act)}, rewards, {"__all__": False},
                 {"__all__": False}, {})
 
+    @property
+    def game_over(self) -> bool:
+        """Whether this episode's game has ended (``True`` before the first ``reset()``)."""
+        if self.on_kernel:
+            return bool(self.kernel.scal[0, S_OVER])
+        return self.game is None or self.game.game_over
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's game total so far (points, a new list; rules section 5)."""
+        return self.kernel.totals(0) if self.on_kernel else list(self.game.totals)
+
     # --- internals ----------------------------------------------------------------------------
     def _apply(self, seat: int, play) -> None:
         result = self.game.apply(play)
         if result.round_scores is not None:
-            sc = result.round_scores
-            n, tot = len(sc), sum(sc)
-            for s in range(n):
-                if s not in self._baselines:
-                    self._held[s] += (sc[s] - (tot - sc[s]) / (n - 1)) / self.reward_scale
+            self._book(result.round_scores)
+
+    def _book(self, sc) -> None:
+        """Hold the learning seats' rewards of a round with scores ``sc`` (ints, one per seat)."""
+        n, tot = len(sc), sum(sc)
+        for s in range(n):
+            if s not in self._baselines:
+                self._held[s] += (sc[s] - (tot - sc[s]) / (n - 1)) / self.reward_scale
+
+    def _after_kernel_play(self, r: int) -> None:
+        """After a kernel play (``r``: the round in play before it): book the round when it ended and draw
+        the next deal ahead."""
+        k = self.kernel
+        if int(k.scal[0, S_OUTCOME]) >= OUT_ROUND:
+            self._book(k.scores[0, r, :self.game_config.n_players].tolist())
+            k.refill(0)
+
+    def _advance_kernel(self) -> None:
+        """:meth:`_advance` on the kernel: forced plays and heuristic seats in compiled code
+        (:func:`seers_env.vector_features.advance_forced`), then the learner's decision's features
+        (:func:`seers_env.vector.kernel_play_features`)."""
+        k = self.kernel
+        slots = np.zeros(1, np.int64)
+        status = np.empty(1, np.int64)
+        rounds = np.empty(1, np.int64)
+        weights, danger = self._weights
+        while not k.scal[0, S_OVER]:
+            vector_features.advance_forced(k.cards, k.scal, k.scores, slots, self._heuristic_seats, weights, danger,
+                                           status, rounds)
+            if status[0] == vector_features.WAITS:
+                f = kernel_play_features(k, slots, heuristic_prior=False, hidden=False)
+                self._to_act, self._legal = int(f.seats[0]), f.keys
+                self._state, self._rows = f.states[0], f.rows
+                self._offered = self._offer_indices(((f.keys >> 57) & 3) == PASS_KIND)  # key kind field (core.pack)
+                return
+            self._after_kernel_play(int(rounds[0]))
+        self._to_act, self._legal, self._offered = -1, None, None
 
     def _advance(self) -> None:
         """Play forced decisions and baseline seats until a learning seat has a choice or the game ends."""
+        if self.on_kernel:
+            self._advance_kernel()
+            return
         g = self.game
         while not g.game_over:
             seat = g.current
@@ -261,15 +361,21 @@ class SeersMultiAgentEnv(MultiAgentEnv):
 
     def _offer(self, legal) -> np.ndarray:
         """Indices into ``legal`` of the plays offered (all when at most K; module docstring)."""
-        n, k = len(legal), self.max_plays
+        return self._offer_indices(np.array([p.kind == PlayKind.PASS for p in legal], bool))
+
+    def _offer_indices(self, is_pass: np.ndarray) -> np.ndarray:
+        """:meth:`_offer` from a bool ``(P,)`` pass flag per legal play (both paths make the same draws)."""
+        n, k = len(is_pass), self.max_plays
         if n <= k:
             return np.arange(n)
-        passes = [i for i, p in enumerate(legal) if p.kind == PlayKind.PASS]
-        others = np.array([i for i, p in enumerate(legal) if p.kind != PlayKind.PASS])
+        passes = np.flatnonzero(is_pass).tolist()
+        others = np.flatnonzero(~is_pass)
         drawn = self.rng.choice(others, size=k - len(passes), replace=False)
         return np.sort(np.concatenate([np.asarray(passes, dtype=np.int64), drawn.astype(np.int64)]))
 
     def _observe(self, seat: int) -> dict[str, np.ndarray]:
+        if self.on_kernel:
+            return self._observe_kernel(seat)
         view = SeatView(self.game, seat)
         k = self.max_plays
         plays = np.zeros((k, PLAY_DIM), dtype=np.float32)
@@ -280,9 +386,30 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             mask[:len(offered)] = 1.0
         return {"observations": encode_state(view), "plays": plays, "action_mask": mask}
 
+    def _observe_kernel(self, seat: int) -> dict[str, np.ndarray]:
+        """:meth:`_observe` from the kernel's features (the same arrays, bit for bit)."""
+        k = self.max_plays
+        plays = np.zeros((k, PLAY_DIM), dtype=np.float32)
+        mask = np.zeros(k, dtype=np.float32)
+        if seat == self._to_act:
+            state = self._state.copy()
+            plays[:len(self._offered)] = self._rows[self._offered]
+            mask[:len(self._offered)] = 1.0
+        else:  # a final observation: encode_state from another seat's side (the viewer is S_CURRENT)
+            kg = self.kernel
+            scal = kg.scal.copy()
+            scal[0, S_CURRENT] = seat
+            state = np.empty(STATE_DIM, np.float32)
+            vector_features.write_state(kg.cards, scal, kg.scores, 0, state)
+        return {"observations": state, "plays": plays, "action_mask": mask}
+
     def offered_plays(self) -> list:
         """The plays offered to the acting seat, in row order (a new list; ``[]`` when none)."""
-        return [] if self._offered is None else [self._legal[i] for i in self._offered]
+        if self._offered is None:
+            return []
+        if self.on_kernel:
+            return list(plays_of_keys(np.ascontiguousarray(self._legal[self._offered])))
+        return [self._legal[i] for i in self._offered]
 
 
 __all__ = ["FROZEN_PREFIX", "LEARNER_PREFIX", "MAX_PLAYS", "REWARD_SCALE", "SeersMultiAgentEnv", "agent_id", "observation_space", "seat_of"]
