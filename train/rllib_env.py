@@ -60,7 +60,7 @@ objects, so those environments step a :class:`~seers_env.game.Game` (attribute `
 observations with :class:`~seers_env.view.SeatView`. Both paths draw the same numbers from the environment's
 generator (the baseline seats and their agents' seeds, the frozen seats, the offered-play subsets), so for
 the same seed they give the same observations, rewards, terminations and infos
-(``tests/test_rllib_kernel.py``); :attr:`SeersMultiAgentEnv.totals` and
+(``tests/test_rllib.py``); :attr:`SeersMultiAgentEnv.totals` and
 :attr:`SeersMultiAgentEnv.game_over` read either.
 
 The final observation's ``infos`` hold ``{"score": game total of the seat, "reward": its summed reward,
