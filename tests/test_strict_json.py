@@ -105,7 +105,11 @@ def test_bench_json_is_strict_and_machine_readable(tmp_path, bench):
     assert result.exit_code == 0, result.output
     data = _strict(out)
     assert data["format"] == "seers-bench-1" and data["bench"] == bench and data["settings"]["seconds"] == 0.05
+    lines = [x for x in result.output.splitlines() if not x.startswith("results written to")]
+    assert "┃" not in result.output  # not a terminal: Markdown, like seers eval / train / runs
+    assert all(x == x.rstrip() and len(x) <= 80 for x in lines), result.output
     if bench == "engine":
+        assert any(x.startswith("| players ") for x in lines)
         assert [r["players"] for r in data["results"]["throughput"]] == [2, 3, 4, 5]
         assert all(r["plays_per_s"] > 0 for r in data["results"]["throughput"])
         assert data["results"]["cold_start_s"] > 0 and data["results"]["cold_start_empty_cache_s"] is None

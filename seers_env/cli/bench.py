@@ -173,38 +173,36 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         Target: at least 100,000 plays/s for 4 players; a cold start (warm cache) of at most 3 s.
         """
-        from rich.console import Console
-        from rich.table import Table
+        from .tables import print_cells
 
         check_json_path(json_path)
-        console = Console()
         engine_throughput(4, 0.2, seed, artifacts)  # load the compiled code before timing
         kernel_throughput(4, 0.2, seed, artifacts)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        table = Table(title=f"Engine random play ({seconds:g} s each engine, one core, load {load:.1f})")
-        for col in ("players", "Game plays/s", "kernel plays/s", "ratio", "plays/game", "max legal",
-                    "vs 100k"):
-            table.add_column(col, justify="right")
-        results, kernel_results = [], []
+        rows, results, kernel_results = [], [], []
         for n in (2, 3, 4, 5):
             r = engine_throughput(n, seconds, seed, artifacts)
             kr = kernel_throughput(n, seconds, seed, artifacts)
             results.append(r)
             kernel_results.append(kr)
-            table.add_row(str(n), f"{r['plays_per_s']:,.0f}", f"{kr['plays_per_s']:,.0f}",
-                          f"{kr['plays_per_s'] / r['plays_per_s']:.1f}x", f"{r['plays_per_game']:.0f}",
-                          str(max(r["max_legal_plays"], kr["max_legal_plays"])),
-                          f"{kr['plays_per_s'] / 100_000:.2f}x")
-        console.print(table)
-        console.print("Game: Game.legal_plays() + Game.apply() (Play objects, event log). kernel: the "
-                      "compiled loop seers_env.engine.kernel.random_play on play keys (deals in Python). "
-                      "ratio = kernel / Game; vs 100k = kernel / 100,000 (target at 4 players).")
+            rows.append([str(n), f"{r['plays_per_s']:,.0f}", f"{kr['plays_per_s']:,.0f}",
+                         f"{kr['plays_per_s'] / r['plays_per_s']:.1f}x", f"{r['plays_per_game']:.0f}",
+                         f"{max(r['max_legal_plays'], kr['max_legal_plays']):,}",
+                         f"{kr['plays_per_s'] / 100_000:.2f}x"])
+        print_cells({"title": f"Engine random play ({seconds:g} s each engine, one core, load {load:.1f})",
+                     "headers": ["players", "Game/s", "kernel/s", "ratio", "plays/game", "max legal", "vs 100k"],
+                     "rows": rows, "legend": [],
+                     "caption": ["Game/s, kernel/s: plays per second. "
+                                 "Game: Game.legal_plays() + Game.apply() (Play objects, event log). kernel: the "
+                                 "compiled loop seers_env.engine.kernel.random_play on play keys (deals in "
+                                 "Python). ratio = kernel / Game; vs 100k = kernel / 100,000 (target at 4 "
+                                 "players)."]})
         cold = cold_start_seconds()
-        console.print(f"Cold start (new process, numba cache warm): {cold:.2f} s (target <= 3 s)")
+        typer.echo(f"Cold start (new process, numba cache warm): {cold:.2f} s (target <= 3 s)")
         compiling = None
         if compile_cost:
             compiling = cold_start_seconds(empty_cache=True)
-            console.print(f"Cold start with an empty numba cache (compiling): {compiling:.1f} s")
+            typer.echo(f"Cold start with an empty numba cache (compiling): {compiling:.1f} s")
         if json_path:
             write_bench_json(json_path, "engine", {"seconds": seconds, "seed": seed, "artifacts": artifacts,
                                                    "target_plays_per_s_4p": 100_000, "target_cold_start_s": 3},

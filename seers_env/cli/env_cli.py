@@ -28,7 +28,7 @@ def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
     steps = 0
     start = time.perf_counter()
     env.reset(seed=seed)
-    while time.perf_counter() - start < seconds:
+    while steps == 0 or time.perf_counter() - start < seconds:  # at least one step (its code loaded)
         if not env.agents:
             env.reset()
             continue
