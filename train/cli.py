@@ -66,7 +66,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       "on top)."),
         decisions: int = typer.Option(None, metavar="N", help=f"selfplay, rllib: Budget of the PPO phase in training "
                                       f"decisions (rllib: environment steps), whatever the machine's speed "
-                                      f"(default: selfplay {_SELFPLAY.decisions:,}, about 7 minutes on 2 idle "
+                                      f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 minutes on 2 idle "
                                       f"cores; rllib --minutes {_RLLIB_MINUTES:g})."),
         games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", help="selfplay: Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),

@@ -52,7 +52,7 @@ REWARD_SCALE = 10.0  # points per reward unit
 
 
 DEFAULT_DECISIONS = 420_000
-"""The default PPO budget of ``seers train``, in training decisions (about 7 minutes on 2 idle cores;
+"""The default PPO budget of ``seers train``, in training decisions (about 4 minutes on 2 idle cores;
 the learner's PPO update, not the actors, sets the pace)."""
 
 
