@@ -130,6 +130,9 @@ def test_bad_actions_are_refused_and_leave_the_game_unchanged(kernel):
         env.step({aid: n})
     with pytest.raises(ValueError, match="no action for the acting agent"):
         env.step({"seat_99": 0})
+    for bad in (0.9, True, "1"):  # refused, not rounded or parsed
+        with pytest.raises(TypeError, match="not an integer row index"):
+            env.step({aid: bad})
     after = state()
     assert all(np.array_equal(x, y) for x, y in zip(after, before)) if kernel else after == before
     with pytest.raises(ValueError, match="max_plays"):
@@ -270,3 +273,8 @@ def test_kernel_choice_follows_the_baseline():
     assert SeersMultiAgentEnv({"baseline": "greedy", "baseline_seats": 0.0}).on_kernel
     with pytest.raises(ValueError, match="kernel=True"):
         SeersMultiAgentEnv({"baseline": "greedy", "baseline_seats": 0.5, "kernel": True})
+    with pytest.raises(ValueError, match="True, False or None"):
+        SeersMultiAgentEnv({"kernel": "false"})
+    for kernel in (False, True):  # before the first reset(), both paths agree
+        env = SeersMultiAgentEnv({"n_players": 3, "kernel": kernel})
+        assert env.totals == [0, 0, 0] and env.offered_plays() == [] and env.game_over

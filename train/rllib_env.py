@@ -181,6 +181,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             probe = make_agent(self.baseline)  # fail early on a bad spec
             plain_heuristic = self.baseline_seats == 0 or type(probe) is HeuristicAgent
         want = cfg.get("kernel")
+        if want is not None and not isinstance(want, (bool, np.bool_)):
+            raise ValueError(f"kernel={want!r}: must be True, False or None (None: the kernel whenever the "
+                             "baseline allows it)")
         if want and not plain_heuristic:
             raise ValueError(f"kernel=True: baseline {self.baseline!r} acts on Game objects; the kernel path "
                              "takes only no baseline or the plain 'heuristic' (use kernel=None or False)")
@@ -199,6 +202,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(self.max_plays) for a in self.possible_agents}
         self.game: Game | None = None
+        self._offered: np.ndarray | None = None  # no decision before the first reset()
+        self._legal = None
+        self._to_act = -1
 
     # --- episode ------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -245,6 +251,7 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         Raises:
             ValueError: no action for the acting seat, or an index outside ``0..K-1`` or on a padding
                 row (the game is unchanged).
+            TypeError: the action is not an integer (a bool, float or string is refused, not rounded).
         """
         if (self.kernel if self.on_kernel else self.game) is None or self.game_over or self._to_act < 0:
             raise ValueError("step() called without a pending decision; call reset() first")
@@ -252,7 +259,13 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         aid = self._ids[seat]
         if aid not in action_dict:
             raise ValueError(f"no action for the acting agent {aid!r}; got actions for {sorted(action_dict)}")
-        a = int(action_dict[aid])
+        raw = action_dict[aid]
+        if isinstance(raw, np.ndarray) and raw.ndim == 0:
+            raw = raw[()]
+        if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
+            raise TypeError(f"action {raw!r} of {aid!r} is not an integer row index (allowed rows 0.."
+                            f"{len(self._offered) - 1})")
+        a = int(raw)
         if not 0 <= a < len(self._offered):
             raise ValueError(f"action {a} of {aid!r} is not an offered play: allowed rows 0.."
                              f"{len(self._offered) - 1} (action_mask 1), K={self.max_plays}")
@@ -296,7 +309,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
     @property
     def totals(self) -> list[int]:
         """Each seat's game total so far (points, a new list; rules section 5)."""
-        return self.kernel.totals(0) if self.on_kernel else list(self.game.totals)
+        if self.on_kernel:
+            return self.kernel.totals(0)
+        return list(self.game.totals) if self.game is not None else [0] * self.game_config.n_players
 
     # --- internals ----------------------------------------------------------------------------
     def _apply(self, seat: int, play) -> None:
