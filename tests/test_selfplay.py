@@ -169,3 +169,70 @@ def test_selfplay_decisions_take_numpy_integers_but_not_bools():
         SelfPlayConfig(games_in_flight=False)
     cfg = SelfPlayConfig(decisions=np.int64(1000), games_in_flight=np.int32(4))
     assert cfg.decisions == 1000 and type(cfg.decisions) is int and type(cfg.games_in_flight) is int
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("prior", [True, False])
+def test_numpy_scorer_gives_the_networks_logits(n_players, prior):
+    from agents.heuristic import HeuristicAgent
+    from seers_env.features import encode_state
+    from train.scoring_policy import NumpyPlayScorer, play_rows
+
+    torch.manual_seed(n_players)
+    net = PlayScoringNet(NetConfig(heuristic_prior=prior, hidden=64, embed=32)).eval()
+    if prior:  # the residual starts at zero: give it weights, so the test sees the whole network
+        for p in net.play_net.parameters():
+            torch.nn.init.normal_(p, std=0.3)
+    scorer = NumpyPlayScorer(net)
+    game, heuristic, compared = Game(GameConfig(n_players=n_players), seed=n_players), HeuristicAgent(), 0
+    while not game.game_over and compared < 60:
+        view = SeatView(game, game.current)
+        legal = game.legal_plays()
+        if len(legal) > 1:
+            state, rows = encode_state(view), play_rows(view, legal, prior)
+            with torch.no_grad():
+                expect = net.score(torch.from_numpy(state)[None], torch.from_numpy(rows),
+                                   torch.zeros(len(legal), dtype=torch.long)).numpy()
+            got = scorer.score(state, rows)
+            assert got.dtype == np.float32 and got.shape == (len(legal),)
+            np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-5)
+            compared += 1
+        game.apply(heuristic.act(view))
+    assert compared >= 20
+
+
+def test_learned_agent_follows_weight_changes_and_restores_blas_threads():
+    from threadpoolctl import threadpool_info
+
+    from seers_env.features import encode_plays, encode_state
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    def torch_choice(view, legal):
+        with torch.no_grad():
+            logits = net.score(torch.from_numpy(encode_state(view))[None],
+                               torch.from_numpy(encode_plays(view, legal)),
+                               torch.zeros(len(legal), dtype=torch.long))
+        return legal[int(logits.argmax())]
+
+    torch.manual_seed(0)
+    net = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=32, embed=16)).eval()
+    agent = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)))
+    game = Game(GameConfig(n_players=4), seed=3)
+    while len(game.legal_plays()) < 5:
+        game.apply(game.legal_plays()[0])
+    view, legal = SeatView(game, game.current), game.legal_plays()
+    before = blas_threads()
+    first = agent.act(view)
+    assert first is torch_choice(view, legal)
+    assert blas_threads() == before
+    changed = False
+    for _ in range(20):  # new weights, in place (as an optimiser step): the agent follows them
+        with torch.no_grad():
+            for p in net.parameters():
+                p.normal_(std=0.5)
+        expect = torch_choice(view, legal)
+        assert agent.act(view) is expect
+        changed |= expect is not first
+    assert changed  # some new weights preferred another play, so a stale copy would have failed

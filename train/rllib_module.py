@@ -60,7 +60,7 @@ class PlayScoringRLModule(TorchRLModule, ValueFunctionAPI):
         segment = torch.arange(b, device=mask.device).unsqueeze(1).expand(b, k)[mask]
         emb = self.net.state_net(states)
         net = self.net
-        rows = net.play_net(net.play_in(plays[mask]) + net.state_in(emb)[segment]).squeeze(1)
+        rows = net.play_net(net.play_in(plays[mask]) + net.state_in(emb).index_select(0, segment)).squeeze(1)
         logits = torch.full((b, k), FLOAT_MIN, dtype=rows.dtype, device=rows.device)
         logits[mask] = rows
         return logits, emb

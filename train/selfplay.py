@@ -780,7 +780,7 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
                     trained_with: str) -> tuple[PlayScoringNet, dict[str, Any]]:
     rng = np.random.default_rng(cfg.seed)
     net, cfg = initial_policy(cfg)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5, fused=True)  # one kernel per step
     pool = ActorPool(cfg, int(rng.integers(2**62)), cfg.actors, net)
     summary: dict[str, Any] = {"config": asdict(cfg)}
     try:
