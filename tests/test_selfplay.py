@@ -236,3 +236,125 @@ def test_learned_agent_follows_weight_changes_and_restores_blas_threads():
         assert agent.act(view) is expect
         changed |= expect is not first
     assert changed  # some new weights preferred another play, so a stale copy would have failed
+
+
+def _decision_with_choices(n_choices=6, seed=3):
+    game = Game(GameConfig(n_players=4), seed=seed)
+    while len(game.legal_plays()) < n_choices:
+        game.apply(game.legal_plays()[0])
+    return SeatView(game, game.current), game.legal_plays()
+
+
+def _torch_choice(net, view, legal):
+    from seers_env.features import encode_state
+    from train.scoring_policy import play_rows
+
+    dtype = next(net.parameters()).dtype
+    with torch.no_grad():
+        logits = net.score(torch.from_numpy(encode_state(view))[None].to(dtype),
+                           torch.from_numpy(play_rows(view, legal, net.cfg.heuristic_prior)).to(dtype),
+                           torch.zeros(len(legal), dtype=torch.long))
+    return legal[int(logits.argmax())]
+
+
+def _replace_load_assign(net, other):
+    net.load_state_dict(other.state_dict(), assign=True)
+
+
+def _replace_module(net, other):
+    net.state_in = other.state_in
+
+
+def _replace_vector(net, other):
+    torch.nn.utils.vector_to_parameters(torch.nn.utils.parameters_to_vector(other.parameters()),
+                                        net.parameters())
+
+
+def _replace_double_then_load(net, other):
+    net.double()
+    net.load_state_dict(other.state_dict())
+
+
+@pytest.mark.parametrize("replace", [_replace_load_assign, _replace_module, _replace_vector,
+                                     _replace_double_then_load])
+def test_learned_agent_follows_new_parameter_objects_and_storage(replace):
+    # changes that leave the parameters' version counters as they were: new Parameter objects
+    # (assign=True, a replaced module) or new storage (p.data = ..., vector_to_parameters, .double())
+    view, legal = _decision_with_choices()
+    changed = 0
+    for trial in range(8):
+        torch.manual_seed(trial)
+        net = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=32, embed=16)).eval()
+        other = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=32, embed=16)).eval()
+        for p in (*net.parameters(), *other.parameters()):  # one in-place change each: equal versions
+            torch.nn.init.normal_(p, std=0.5)
+        agent = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)))
+        first = agent.act(view)
+        replace(net, other)
+        expect = _torch_choice(net, view, legal)
+        assert agent.act(view) is expect
+        changed += expect is not first
+    assert changed  # some new weights preferred another play, so a stale copy would have failed
+
+
+def test_learned_agent_follows_a_training_mode_net_under_fused_adam():
+    # a fused optimiser step bumps no version counter: a network in training mode is copied every decision
+    view, legal = _decision_with_choices()
+    torch.manual_seed(0)
+    net = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=32, embed=16))  # training mode
+    agent = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)))
+    opt = torch.optim.Adam(net.parameters(), lr=0.5, fused=True)
+    first, changed = agent.act(view), False
+    for _ in range(10):
+        for p in net.parameters():
+            p.grad = torch.randn_like(p)
+        opt.step()
+        expect = _torch_choice(net, view, legal)
+        assert agent.act(view) is expect
+        changed |= expect is not first
+    assert changed
+
+
+def test_numpy_scorer_owns_its_weights_and_checks_shapes():
+    from seers_env.features import encode_state
+    from train.scoring_policy import NumpyPlayScorer, play_rows
+
+    view, legal = _decision_with_choices()
+    torch.manual_seed(1)
+    net = PlayScoringNet(NetConfig(heuristic_prior=True, hidden=31, embed=7)).eval()
+    scorer = NumpyPlayScorer(net)
+    state, rows = encode_state(view), play_rows(view, legal, True)
+    before = scorer.score(state, rows)
+    for p in net.parameters():  # writes through numpy views: no copy of the scorer may see them
+        p.detach().numpy()[...] = 7.0
+    np.testing.assert_array_equal(scorer.score(state, rows), before)
+    with pytest.raises(ValueError, match=r"expected \(R, "):
+        scorer.score(state, rows[:, :-1])
+    with pytest.raises(ValueError, match="expected"):
+        scorer.score(state[:-1], rows)
+    assert scorer.score(state, rows[:0]).shape == (0,)
+
+
+def test_blas_threads_restored_when_concurrent_scorers_interleave():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from train.scoring_policy import _blas_one_thread
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        if not blas_threads() or set(blas_threads()) != {2}:
+            pytest.skip("numpy's BLAS cannot run on 2 threads here")
+        # two threads' decisions, interleaved: A enters, B enters, A leaves, B leaves
+        a, b = _blas_one_thread(), _blas_one_thread()
+        a.__enter__()
+        b.__enter__()
+        assert set(blas_threads()) == {1}
+        a.__exit__(None, None, None)
+        assert set(blas_threads()) == {1}  # B still scoring
+        b.__exit__(None, None, None)
+        assert set(blas_threads()) == {2}
+        with pytest.raises(ZeroDivisionError), _blas_one_thread():  # restored when scoring raises
+            1 / 0
+        assert set(blas_threads()) == {2}

@@ -17,7 +17,9 @@ configuration (:class:`~train.model_config.ModelConfig`: players, artifact deck,
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -166,32 +168,63 @@ class PlayScoringNet(nn.Module):
         return out + self.prior_scale * prior if self.cfg.heuristic_prior else out
 
 
-_BLAS = None
+_BLAS = None  # threadpoolctl's controller of numpy's BLAS libraries, made at the first decision
+_BLAS_LOCK = threading.Lock()
+_BLAS_USERS = 0  # threads inside _blas_one_thread now
+_BLAS_LIMITER = None  # the limiter of the first of them: restores the count the process had
 
 
+@contextlib.contextmanager
 def _blas_one_thread():
-    """Context manager: numpy's BLAS on one thread (``threadpoolctl``), the previous count restored."""
-    global _BLAS
-    if _BLAS is None:
-        from threadpoolctl import ThreadpoolController
-        _BLAS = ThreadpoolController().select(user_api="blas")
-    return _BLAS.limit(limits=1)
+    """Context manager: numpy's BLAS on one thread (``threadpoolctl``) while any thread is inside it; the
+    count from before is restored when the last one leaves. (A limiter per call would restore a count set
+    by another thread's call: concurrent agents, as in the web server's thread pool, left BLAS on one
+    thread for good.)"""
+    global _BLAS, _BLAS_USERS, _BLAS_LIMITER
+    with _BLAS_LOCK:
+        if _BLAS is None:
+            from threadpoolctl import ThreadpoolController
+            _BLAS = ThreadpoolController().select(user_api="blas")
+        if _BLAS_USERS == 0:
+            _BLAS_LIMITER = _BLAS.limit(limits=1)
+        _BLAS_USERS += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_USERS -= 1
+            if _BLAS_USERS == 0:
+                limiter, _BLAS_LIMITER = _BLAS_LIMITER, None
+                limiter.restore_original_limits()
+
+
+def _blas_after_fork() -> None:
+    """In a forked child: a fresh lock (another thread may have held it at the fork) and the count back."""
+    global _BLAS_LOCK, _BLAS_USERS, _BLAS_LIMITER
+    _BLAS_LOCK = threading.Lock()
+    if _BLAS_LIMITER is not None:
+        _BLAS_LIMITER.restore_original_limits()
+    _BLAS_USERS, _BLAS_LIMITER = 0, None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_blas_after_fork)
 
 
 class NumpyPlayScorer:
     """:meth:`PlayScoringNet.score` for one decision in numpy, for play (not training): float32 logits
     ``(R,)`` from one state ``(state_dim,)`` and its ``R`` play rows ``(R, play_dim[+1])``.
 
-    A frozen copy of the network's weights (later changes to the network are not seen; see
-    :meth:`matches`). The state encoder's first layer reads only the weight rows of the state's nonzero
+    A copy of the network's weights, converted to float32 on the CPU and sharing no memory with them
+    (later changes to the network are not seen: :meth:`matches` says whether it is still current). The state encoder's first layer reads only the weight rows of the state's nonzero
     features (about 11% of :func:`~seers_env.features.encode_state`'s 1,302 at 4 players), so a decision
     touches about a third of the weights, and numpy's per-call cost is a few microseconds against
     torch's tens. The logits equal torch's up to float32 rounding (summation order).
     """
 
     def __init__(self, net: PlayScoringNet):
-        def arr(t: torch.Tensor) -> np.ndarray:
-            return np.ascontiguousarray(t.detach().numpy(), dtype=np.float32).copy()
+        def arr(t: torch.Tensor) -> np.ndarray:  # a copy (np.array copies), whatever the device and dtype
+            return np.array(t.detach().to("cpu", torch.float32).numpy(), dtype=np.float32, order="C")
 
         sn0, sn2 = net.state_net[0], net.state_net[2]
         pn1, pn3 = net.play_net[1], net.play_net[3]
@@ -204,24 +237,54 @@ class NumpyPlayScorer:
         self.w_out, self.b_out = arr(pn3.weight[0]), float(pn3.bias.detach()[0])
         self.heuristic_prior = bool(net.cfg.heuristic_prior)
         self.prior_scale = float(net.prior_scale.detach()) if self.heuristic_prior else 0.0
+        self._row_dim = self.w_play_in.shape[0] + self.heuristic_prior
         self._source = net
-        self._versions = self.versions(net)
+        # each parameter, its storage then (held, so no later storage can reuse the address) and version
+        self._watched = tuple((p, p.detach(), p._version) for p in net.parameters())
 
     @staticmethod
     def versions(net: PlayScoringNet) -> tuple[int, ...]:
-        """Torch's in-place modification counters of ``net``'s parameters (an optimiser step or
-        ``load_state_dict`` changes them)."""
+        """Torch's in-place modification counters of ``net``'s parameters (an in-place change through
+        the parameter, ``load_state_dict`` or a non-fused optimiser step changes them)."""
         return tuple(p._version for p in net.parameters())
 
     def matches(self, net: PlayScoringNet) -> bool:
-        """Whether this is a copy of ``net`` (the same object) and its weights are unchanged since."""
-        return net is self._source and self.versions(net) == self._versions
+        """Whether this is a copy of ``net`` (the same object) and its weights are unchanged since: the
+        same parameter objects, on the same storage (``load_state_dict(assign=True)``, a replaced
+        module, ``p.data = ...``, ``vector_to_parameters`` or ``net.double()`` change them), and the
+        same in-place modification counters (:meth:`versions`).
+
+        Not seen (torch records no change): fused optimiser steps (``torch.optim.Adam(...,
+        fused=True)``), in-place changes through ``p.data`` and writes through a numpy view.
+        """
+        if net is not self._source:
+            return False
+        watched = self._watched
+        i = -1
+        for i, p in enumerate(net.parameters()):
+            if i >= len(watched):
+                return False
+            q, storage, version = watched[i]
+            if p is not q or p._version != version or p.data_ptr() != storage.data_ptr():
+                return False
+        return i + 1 == len(watched)
 
     def score(self, state: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Logits float32 ``(R,)`` of one decision: ``state`` float32 ``(state_dim,)`` from
         :func:`~seers_env.features.encode_state`, ``rows`` float32 ``(R, play_dim[+1])`` from
         :func:`play_rows`. BLAS runs on one thread meanwhile (threadpoolctl; restored after): matrices
-        this small cost several times more CPU when OpenBLAS shares them between threads."""
+        this small cost several times more CPU when OpenBLAS shares them between threads.
+
+        Raises:
+            ValueError: ``state`` or ``rows`` has another shape (the message names the one expected).
+        """
+        state = np.asarray(state, dtype=np.float32)
+        rows = np.asarray(rows, dtype=np.float32)
+        if state.shape != (len(self.w_state),):
+            raise ValueError(f"state has shape {state.shape}, expected ({len(self.w_state)},)")
+        if rows.ndim != 2 or rows.shape[1] != self._row_dim:
+            raise ValueError(f"rows has shape {rows.shape}, expected (R, {self._row_dim})"
+                             + (" (the last column is the heuristic prior)" if self.heuristic_prior else ""))
         with _blas_one_thread():
             return self._score(state, rows)
 
@@ -330,7 +393,11 @@ def cached_policy(path: str) -> tuple[PlayScoringNet, ModelConfig]:
 class LearnedAgent(Agent):
     """Plays the highest-scoring legal play of a :class:`PlayScoringNet` (``greedy=True``) or samples
     from its softmax. It scores with :class:`NumpyPlayScorer` (a copy of the network's weights, made
-    again when they change): about 0.1 to 0.3 ms of CPU per decision with a choice.
+    again when they change): about 0.1 to 0.3 ms of CPU per decision with a choice. A network in
+    training mode (``net.training``; :func:`load_policy` returns one in eval mode) is copied at every
+    decision, since some of its changes leave no trace that :meth:`NumpyPlayScorer.matches` could see
+    (a fused optimiser step, writes through ``p.data`` or a numpy view); with a network in eval mode,
+    :meth:`refresh` after such a change.
 
     Args:
         model: a model file path, ``(net, model_config)``, or ``None`` for the models shipped with the
@@ -376,6 +443,10 @@ class LearnedAgent(Agent):
         other.rng = np.random.default_rng()
         return other
 
+    def refresh(self) -> None:
+        """Drop the copy of the network's weights: the next decision copies them again."""
+        self._scorer = None
+
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model
         was trained for (one warning instead with ``allow_off_config``). With the shipped models, load
@@ -404,7 +475,7 @@ class LearnedAgent(Agent):
             return legal[0]
         self.check_use(view.n_players, view.config.artifact_deck)
         scorer = self._scorer
-        if scorer is None or not scorer.matches(self.net):
+        if scorer is None or self.net.training or not scorer.matches(self.net):
             scorer = self._scorer = NumpyPlayScorer(self.net)
         logits = scorer.score(encode_state(view), play_rows(view, legal, scorer.heuristic_prior))
         if self.greedy:
