@@ -358,3 +358,20 @@ def test_blas_threads_restored_when_concurrent_scorers_interleave():
         with pytest.raises(ZeroDivisionError), _blas_one_thread():  # restored when scoring raises
             1 / 0
         assert set(blas_threads()) == {2}
+
+
+def test_pickled_learned_agent_leaves_its_weight_copy_and_plays_the_same():
+    import pickle
+
+    view, legal = _decision_with_choices()
+    torch.manual_seed(2)
+    net = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=64, embed=16)).eval()
+    agent = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)), greedy=False, seed=5)
+    agent.act(view)
+    blob = pickle.dumps(agent)
+    agent._scorer = None
+    assert len(blob) < 1.2 * len(pickle.dumps(agent))  # the network once, not also its copies
+    copy = pickle.loads(blob)
+    agent.reset(9)
+    copy.reset(9)
+    assert [repr(agent.act(view)) for _ in range(20)] == [repr(copy.act(view)) for _ in range(20)]

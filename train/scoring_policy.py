@@ -443,6 +443,11 @@ class LearnedAgent(Agent):
         other.rng = np.random.default_rng()
         return other
 
+    def __getstate__(self):  # pickled without the weight copy (made again at the next decision)
+        state = self.__dict__.copy()
+        state["_scorer"] = None
+        return state
+
     def refresh(self) -> None:
         """Drop the copy of the network's weights: the next decision copies them again."""
         self._scorer = None
