@@ -216,10 +216,11 @@ class NumpyPlayScorer:
     ``(R,)`` from one state ``(state_dim,)`` and its ``R`` play rows ``(R, play_dim[+1])``.
 
     A copy of the network's weights, converted to float32 on the CPU and sharing no memory with them
-    (later changes to the network are not seen: :meth:`matches` says whether it is still current). The state encoder's first layer reads only the weight rows of the state's nonzero
-    features (about 11% of :func:`~seers_env.features.encode_state`'s 1,302 at 4 players), so a decision
-    touches about a third of the weights, and numpy's per-call cost is a few microseconds against
-    torch's tens. The logits equal torch's up to float32 rounding (summation order).
+    (later changes to the network are not seen: :meth:`matches` says whether it is still current). The
+    state encoder's first layer reads only the weight rows of the state's nonzero features (about 11%
+    of :func:`~seers_env.features.encode_state`'s 1,302 at 4 players), so a decision touches about a
+    third of the weights, and numpy's per-call cost is a few microseconds against torch's tens. The
+    logits equal torch's up to float32 rounding (summation order).
     """
 
     def __init__(self, net: PlayScoringNet):
