@@ -12,7 +12,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def eval_cmd(
         agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
-                                        "ismcts, ismcts:<iterations>, ismcts:<seconds>s, learned, learned:<model.pt>, "
+                                        "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
+                                        "learned (the shipped 3- and 4-player models), learned:<model.pt>, "
                                         "ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
@@ -39,8 +40,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Duplicate tournament: every deal is played with the agents rotated through all seats.
 
         Prints mean game scores with 95% intervals (over per-deal means), win rates with Wilson
-        intervals and openskill ratings; with --baseline, each agent's paired difference from the
-        baseline (a difference whose interval holds 0 is a tie). On a terminal the table is drawn;
+        intervals and (with --wide) openskill ratings; with --baseline, each agent's paired
+        difference from the baseline (a difference whose interval holds 0 is a tie). On a terminal the table is drawn;
         otherwise it is printed as a Markdown table.
 
         A line under the table gives each agent's CPU time per decision with a choice (process time,

@@ -286,7 +286,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def play(
         players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
         agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
-                                   "seat order (one spec is used for all), e.g. heuristic,greedy,random."),
+                                   "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
+                                   "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
+                                   "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
         seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the agents."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
