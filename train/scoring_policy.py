@@ -243,17 +243,12 @@ class NumpyPlayScorer:
         # each parameter, its storage then (held, so no later storage can reuse the address) and version
         self._watched = tuple((p, p.detach(), p._version) for p in net.parameters())
 
-    @staticmethod
-    def versions(net: PlayScoringNet) -> tuple[int, ...]:
-        """Torch's in-place modification counters of ``net``'s parameters (an in-place change through
-        the parameter, ``load_state_dict`` or a non-fused optimiser step changes them)."""
-        return tuple(p._version for p in net.parameters())
-
     def matches(self, net: PlayScoringNet) -> bool:
         """Whether this is a copy of ``net`` (the same object) and its weights are unchanged since: the
         same parameter objects, on the same storage (``load_state_dict(assign=True)``, a replaced
         module, ``p.data = ...``, ``vector_to_parameters`` or ``net.double()`` change them), and the
-        same in-place modification counters (:meth:`versions`).
+        same in-place modification counters (torch's ``Tensor._version``: an in-place change through the
+        parameter, ``load_state_dict`` or a non-fused optimiser step bumps them).
 
         Not seen (torch records no change): fused optimiser steps (``torch.optim.Adam(...,
         fused=True)``), in-place changes through ``p.data`` and writes through a numpy view.
