@@ -209,21 +209,61 @@ def encode_plays(view: SeatView, plays: list[Play] | None = None) -> np.ndarray:
     The hand each play leaves and the rows are computed by compiled code (:mod:`seers_env.play_eval`),
     from the engine's play keys when ``plays`` is the game's own list (no ``Play`` object is built).
     """
-    game: Game = view._game
-    seat = view.seat
     if plays is None:
         plays = view.legal_plays()
+    args, hand = _rows_args(view, plays)
+    rows, bad = play_eval.plays_rows(*args)
+    if bad >= 0:
+        raise ValueError(f"play {plays[bad]!r} spends cards that seat {view.seat} does not hold (hand {hand})")
+    return rows
+
+
+def encode_plays_with_prior(view: SeatView, weights=None) -> np.ndarray:
+    """:func:`encode_plays` of the seat's legal plays with one more column, the heuristic agent's score
+    of each play (``agents.heuristic.HeuristicAgent(weights).score_array``, float64 cast to float32):
+    float32 ``(len(view.legal_plays()), PLAY_DIM + 1)``, the rows a play-scoring network with a heuristic
+    prior scores. One compiled call (:func:`seers_env.play_eval.plays_rows_prior`): the hand each play
+    leaves is computed once for both. A new array (never shared with the game).
+
+    Args:
+        view: the acting seat's view (empty rows when the seat is not to act).
+        weights: the heuristic's weights, every key of :data:`seers_env.play_eval.HEURISTIC_DEFAULTS`
+            (the default).
+
+    Raises:
+        KeyError, ValueError: ``weights`` lacks a weight or holds a value that is not a finite number
+            (:func:`seers_env.play_eval.heuristic_weight_array`).
+    """
+    weight_array, danger_cards = (_default_weights() if weights is None
+                                  else play_eval.heuristic_weight_array(weights))
+    plays = view.legal_plays()
+    args, hand = _rows_args(view, plays)
+    sizes = args[-3]
+    danger = min((int(sizes[s]) for s in range(len(sizes)) if s != view.seat), default=1 << 30) <= danger_cards
+    rows, bad = play_eval.plays_rows_prior(*args, weight_array, danger)
+    if bad >= 0:  # legal plays always fit the hand
+        raise ValueError(f"play {plays[bad]!r} spends cards that seat {view.seat} does not hold (hand {hand})")
+    return rows
+
+
+@lru_cache(maxsize=1)
+def _default_weights() -> tuple[np.ndarray, int]:
+    array, danger_cards = play_eval.heuristic_weight_array(None)
+    array.flags.writeable = False
+    return array, danger_cards
+
+
+def _rows_args(view: SeatView, plays) -> tuple[tuple, list[int]]:
+    """The arguments of :func:`seers_env.play_eval.plays_rows` for ``plays`` of ``view``, and the hand."""
+    game: Game = view._game
+    seat = view.seat
     hand = game.hands[seat]
     table = play_eval.table_of_plays(plays)
     trick = game.trick_cards() if _ROD_CARD in hand else []  # picked up by the Rod (section 6)
     top = game.top
-    rows, bad = play_eval.plays_rows(np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64),
-                                     _ROW_OFFSETS, PLAY_DIM, min(len(hand), BONUS_MAX_CARDS + 1), top is not None,
-                                     int(top[2]) if top is not None else 0,
-                                     np.array([len(h) for h in game.hands], dtype=np.int64), seat, game.n_players)
-    if bad >= 0:
-        raise ValueError(f"play {plays[bad]!r} spends cards that seat {seat} does not hold (hand {hand})")
-    return rows
+    return ((np.array(hand, dtype=np.int64), table, np.array(trick, dtype=np.int64), _ROW_OFFSETS, PLAY_DIM,
+             min(len(hand), BONUS_MAX_CARDS + 1), top is not None, int(top[2]) if top is not None else 0,
+             np.array([len(h) for h in game.hands], dtype=np.int64), seat, game.n_players), hand)
 
 
 def _unseen(game: Game, seat: int) -> tuple[list[int], int]:
@@ -299,5 +339,5 @@ def encode_state(view: SeatView) -> np.ndarray:
 
 
 __all__ = ["FEATURE_VERSION", "HISTORY_LEN", "PLAY_DIM", "PLAY_LAYOUT", "STATE_DIM", "STATE_LAYOUT",
-           "MaskTypeError", "encode_plays", "encode_state", "fewest_melds", "fewest_melds_mask", "plays_needed",
-           "suited_mask"]
+           "MaskTypeError", "encode_plays", "encode_plays_with_prior", "encode_state", "fewest_melds",
+           "fewest_melds_mask", "plays_needed", "suited_mask"]

@@ -541,6 +541,27 @@ def heuristic_scores(hand, table, trick, weights, leading, danger, sizes):
     return heuristic_values(table, left, weights, leading, danger, sizes), bad
 
 
+@njit(cache=True)
+def plays_rows_prior(hand, table, trick, offsets, play_dim, before, has_top, top_rank, sizes, seat, n_players,
+                     weights, danger):
+    """:func:`plays_rows` with one more column, the heuristic score of each play (:func:`heuristic_values`
+    with ``weights`` float64 ``(11,)``, ``leading = not has_top`` and ``danger`` bool, float64 cast to
+    float32), from one :func:`hands_left`: returns ``(rows float32 (P, play_dim + 1), bad)``; ``bad >= 0``:
+    that play spends a card the hand does not hold (the rows are then empty)."""
+    left, bad = hands_left(hand, table, trick)
+    if bad >= 0:
+        return np.zeros((0, play_dim + 1), np.float32), bad
+    rows = encode_rows(table, left, offsets, play_dim, before, has_top, top_rank, trick.shape[0], sizes, seat,
+                       n_players)
+    scores = heuristic_values(table, left, weights, not has_top, danger, sizes)
+    out = np.empty((rows.shape[0], play_dim + 1), np.float32)
+    out[:, :play_dim] = rows
+    for r in range(rows.shape[0]):
+        out[r, play_dim] = scores[r]  # float64 -> float32
+    return out, bad
+
+
 __all__ = ["COLUMNS", "HEURISTIC_DEFAULTS", "HEURISTIC_WEIGHTS", "LEFT_COLUMNS", "N_COLS", "N_LEFT", "encode_rows",
            "fewest_melds_vm", "hands_left", "heuristic_scores", "heuristic_weight_array", "heuristic_values", "plays_rows",
+           "plays_rows_prior",
            "table_of_keys", "table_of_plays"]

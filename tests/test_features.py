@@ -124,3 +124,57 @@ def test_unseen_wilds_count_the_wilds_the_seat_cannot_place(n_players):
         seat = game.current
         truth = sum(game.hands[s].count(WILD) - game.known[s].count(WILD) for s in range(n_players) if s != seat)
         assert round(float(encode_state(SeatView(game, seat))[off]) * 5) == truth
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_rows_with_prior_are_the_rows_and_the_heuristic_scores(n_players):
+    from agents.heuristic import HeuristicAgent
+    from seers_env.features import encode_plays_with_prior
+
+    weights = {"danger_cards": 4.5, "wild": 0.25}  # the danger test and one weight changed
+    default, changed = HeuristicAgent(), HeuristicAgent(weights=weights)
+    for game, legal in _states(n_players, 400, seed=50 + n_players):
+        view = SeatView(game, game.current)
+        rows = encode_plays(view, legal)
+        for agent, given in ((default, None), (changed, changed.weights)):
+            out = encode_plays_with_prior(view, given)
+            assert out.shape == (len(legal), PLAY_DIM + 1) and out.dtype == np.float32
+            assert np.array_equal(out[:, :-1], rows)
+            assert np.array_equal(out[:, -1], agent.score_array(view).astype(np.float32))
+
+
+def test_rows_with_prior_reject_bad_weights_and_a_seat_not_to_act():
+    from seers_env.features import encode_plays_with_prior
+    from seers_env.play_eval import HEURISTIC_DEFAULTS
+
+    game = Game(GameConfig(n_players=3), seed=0)
+    view = SeatView(game, game.current)
+    with pytest.raises(KeyError, match="danger_cards"):
+        encode_plays_with_prior(view, {k: v for k, v in HEURISTIC_DEFAULTS.items() if k != "danger_cards"})
+    with pytest.raises(ValueError, match="finite"):
+        encode_plays_with_prior(view, {**HEURISTIC_DEFAULTS, "danger_cards": float("nan")})
+    idle = SeatView(game, (game.current + 1) % 3)
+    assert encode_plays_with_prior(idle).shape == (0, PLAY_DIM + 1)
+
+
+def test_sparse_affine_relu_equals_the_dense_layer():
+    from seers_env.sparse_rows import affine_relu
+
+    rng = np.random.default_rng(0)
+    for n_rows, n_cols, width in ((1, 1302, 256), (7, 110, 256), (300, 110, 33), (0, 5, 4)):
+        rows = (rng.random((n_rows, n_cols + 1)) < 0.15) * rng.normal(size=(n_rows, n_cols + 1))
+        rows = rows.astype(np.float32)
+        weights = rng.normal(size=(n_cols, width)).astype(np.float32)
+        shift = rng.normal(size=width).astype(np.float32)
+        dense = np.maximum(rows[:, :n_cols].astype(np.float64) @ weights + shift, 0)
+        for given in (rows, rows[::-1], np.asfortranarray(rows)):  # any strides
+            out = affine_relu(given, weights, shift)
+            assert out.shape == (n_rows, width) and out.dtype == np.float32
+            expect = dense[::-1] if given.base is rows else dense
+            np.testing.assert_allclose(out, expect, rtol=1e-5, atol=1e-4)
+    with pytest.raises(ValueError, match="float32"):
+        affine_relu(np.zeros((2, 3)), np.zeros((3, 4), np.float32), np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match=r"expected \(R, >= 3\)"):
+        affine_relu(np.zeros((2, 2), np.float32), np.zeros((3, 4), np.float32), np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match=r"expected \(4,\)"):
+        affine_relu(np.zeros((2, 3), np.float32), np.zeros((3, 4), np.float32), np.zeros(5, np.float32))

@@ -265,6 +265,10 @@ def _replace_module(net, other):
     net.state_in = other.state_in
 
 
+def _replace_nested_module(net, other):
+    net.play_net[1] = other.play_net[1]
+
+
 def _replace_vector(net, other):
     torch.nn.utils.vector_to_parameters(torch.nn.utils.parameters_to_vector(other.parameters()),
                                         net.parameters())
@@ -275,8 +279,8 @@ def _replace_double_then_load(net, other):
     net.load_state_dict(other.state_dict())
 
 
-@pytest.mark.parametrize("replace", [_replace_load_assign, _replace_module, _replace_vector,
-                                     _replace_double_then_load])
+@pytest.mark.parametrize("replace", [_replace_load_assign, _replace_module, _replace_nested_module,
+                                     _replace_vector, _replace_double_then_load])
 def test_learned_agent_follows_new_parameter_objects_and_storage(replace):
     # changes that leave the parameters' version counters as they were: new Parameter objects
     # (assign=True, a replaced module) or new storage (p.data = ..., vector_to_parameters, .double())
@@ -295,6 +299,28 @@ def test_learned_agent_follows_new_parameter_objects_and_storage(replace):
         assert agent.act(view) is expect
         changed += expect is not first
     assert changed  # some new weights preferred another play, so a stale copy would have failed
+
+
+def test_agents_on_one_network_share_one_weight_copy_until_refresh():
+    import gc
+    import weakref
+
+    from train.scoring_policy import _SCORERS
+
+    view, legal = _decision_with_choices()
+    torch.manual_seed(0)
+    net = PlayScoringNet(NetConfig(heuristic_prior=False, hidden=32, embed=16)).eval()
+    a, b = (LearnedAgent((net, model_config(4, GameConfig().artifact_deck))) for _ in range(2))
+    assert a.act(view) is b.act(view) is _torch_choice(net, view, legal)
+    assert a._scorer is b._scorer is _SCORERS[net]
+    a.refresh()  # drops both its copy and the shared one: the next decision copies the weights again
+    assert net not in _SCORERS and a._scorer is None
+    a.act(view)
+    assert a._scorer is _SCORERS[net] and a._scorer is not b._scorer
+    ref = weakref.ref(net)
+    del net, a, b
+    gc.collect()
+    assert ref() is None  # the cache holds networks weakly (its copies do not hold them)
 
 
 def test_learned_agent_follows_a_training_mode_net_under_fused_adam():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import weakref
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -28,10 +29,13 @@ from torch import nn
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent
-from seers_env.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM, encode_plays, encode_state
+from seers_env.features import (
+    FEATURE_VERSION, PLAY_DIM, STATE_DIM, encode_plays, encode_plays_with_prior, encode_state,
+)
 from seers_env.game import Game
 from seers_env.observation import CARD_BLOCK, MAX_SEATS
 from seers_env.plays import Play
+from seers_env.sparse_rows import sparse_affine_relu
 from seers_env.view import SeatView
 
 from .model_config import ModelConfig, ModelConfigError, check_model_config
@@ -76,9 +80,11 @@ def play_rows(view: SeatView, legal: list[Play], heuristic_prior: bool) -> np.nd
     ``(len(legal), PLAY_DIM)``, plus a last column with the heuristic agent's score of each play
     (:meth:`agents.heuristic.HeuristicAgent.score_array`, in points) when ``heuristic_prior``; ``legal``
     must then be the seat's legal plays (``ValueError`` otherwise)."""
-    rows = encode_plays(view, legal)
     if not heuristic_prior:
-        return rows
+        return encode_plays(view, legal)
+    if legal is view.legal_plays():  # the game's own list: rows and prior from one compiled call
+        return encode_plays_with_prior(view)
+    rows = encode_plays(view, legal)
     prior = _HEURISTIC.score_array(view)
     if len(prior) != len(legal):
         raise ValueError(f"{len(legal)} plays given, the seat has {len(prior)} legal plays: the heuristic "
@@ -168,25 +174,31 @@ class PlayScoringNet(nn.Module):
         return out + self.prior_scale * prior if self.cfg.heuristic_prior else out
 
 
-_BLAS = None  # threadpoolctl's controller of numpy's BLAS libraries, made at the first decision
+_BLAS = None  # threadpoolctl's controllers of numpy's BLAS libraries (LibController), made at first use
 _BLAS_LOCK = threading.Lock()
 _BLAS_USERS = 0  # threads inside _blas_one_thread now
-_BLAS_LIMITER = None  # the limiter of the first of them: restores the count the process had
+_BLAS_SAVED: list[tuple[object, int]] = []  # each library's thread count when the first of them entered
 
 
 @contextlib.contextmanager
 def _blas_one_thread():
-    """Context manager: numpy's BLAS on one thread (``threadpoolctl``) while any thread is inside it; the
-    count from before is restored when the last one leaves. (A limiter per call would restore a count set
+    """Context manager: numpy's BLAS on one thread while any thread is inside it; the counts from before
+    are restored when the last one leaves. It calls threadpoolctl's per-library controllers
+    (``ThreadpoolController().select(user_api="blas").lib_controllers``: ``num_threads``,
+    ``set_num_threads``), a few microseconds, not ``ThreadpoolController.limit``, whose bookkeeping
+    cost about 0.1 ms per decision with cold caches. (A limit per call would also restore a count set
     by another thread's call: concurrent agents, as in the web server's thread pool, left BLAS on one
     thread for good.)"""
-    global _BLAS, _BLAS_USERS, _BLAS_LIMITER
+    global _BLAS, _BLAS_USERS
     with _BLAS_LOCK:
         if _BLAS is None:
             from threadpoolctl import ThreadpoolController
-            _BLAS = ThreadpoolController().select(user_api="blas")
+            _BLAS = tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
         if _BLAS_USERS == 0:
-            _BLAS_LIMITER = _BLAS.limit(limits=1)
+            _BLAS_SAVED[:] = [(lib, lib.num_threads) for lib in _BLAS]
+            for lib, n in _BLAS_SAVED:
+                if n != 1:
+                    lib.set_num_threads(1)
         _BLAS_USERS += 1
     try:
         yield
@@ -194,17 +206,22 @@ def _blas_one_thread():
         with _BLAS_LOCK:
             _BLAS_USERS -= 1
             if _BLAS_USERS == 0:
-                limiter, _BLAS_LIMITER = _BLAS_LIMITER, None
-                limiter.restore_original_limits()
+                _restore_blas()
+
+
+def _restore_blas() -> None:
+    for lib, n in _BLAS_SAVED:
+        if n != 1:
+            lib.set_num_threads(n)
+    _BLAS_SAVED.clear()
 
 
 def _blas_after_fork() -> None:
-    """In a forked child: a fresh lock (another thread may have held it at the fork) and the count back."""
-    global _BLAS_LOCK, _BLAS_USERS, _BLAS_LIMITER
+    """In a forked child: a fresh lock (another thread may have held it at the fork) and the counts back."""
+    global _BLAS_LOCK, _BLAS_USERS
     _BLAS_LOCK = threading.Lock()
-    if _BLAS_LIMITER is not None:
-        _BLAS_LIMITER.restore_original_limits()
-    _BLAS_USERS, _BLAS_LIMITER = 0, None
+    _restore_blas()
+    _BLAS_USERS = 0
 
 
 if hasattr(os, "register_at_fork"):
@@ -217,11 +234,16 @@ class NumpyPlayScorer:
 
     A copy of the network's weights, converted to float32 on the CPU and sharing no memory with them
     (later changes to the network are not seen: :meth:`matches` says whether it is still current). The
-    state encoder's first layer reads only the weight rows of the state's nonzero features (about 11%
-    of :func:`~seers_env.features.encode_state`'s 1,302 at 4 players), so a decision touches about a
-    third of the weights, and numpy's per-call cost is a few microseconds against torch's tens. The
-    logits equal torch's up to float32 rounding (summation order).
+    first layers of the state encoder and of the play scorer add the weight rows of the nonzero features
+    only (:func:`seers_env.sparse_rows.sparse_affine_relu`, compiled: about 11% of
+    :func:`~seers_env.features.encode_state`'s 1,302 at 4 players, about 13% of a play row's columns),
+    with the bias and ReLU in the same pass; the other products are numpy's (BLAS), whose per-call cost
+    is a few microseconds against torch's tens. The logits equal torch's up to float32 rounding
+    (summation order).
     """
+
+    #: Play rows scored together (their layer outputs, 128 and 64 KB at the default sizes, stay in cache).
+    BLOCK = 128
 
     def __init__(self, net: PlayScoringNet):
         def arr(t: torch.Tensor) -> np.ndarray:  # a copy (np.array copies), whatever the device and dtype
@@ -239,9 +261,17 @@ class NumpyPlayScorer:
         self.heuristic_prior = bool(net.cfg.heuristic_prior)
         self.prior_scale = float(net.prior_scale.detach()) if self.heuristic_prior else 0.0
         self._row_dim = self.w_play_in.shape[0] + self.heuristic_prior
-        self._source = net
+        self._source = weakref.ref(net)  # not the network itself: the scorer cache's value must not hold its key
         # each parameter, its storage then (held, so no later storage can reuse the address) and version
-        self._watched = tuple((p, p.detach(), p._version) for p in net.parameters())
+        # the module tree and each parameter slot's parameter, its storage then (held, so no later storage
+        # can reuse the address) and version; read from the modules' own dicts, cheaper per decision than
+        # walking net.parameters(). Submodules are held, the network itself (index 0) is not.
+        modules = list(net.modules())
+        index = {id(m): i for i, m in enumerate(modules)}
+        self._submodules = tuple(modules[1:])
+        self._tree = tuple((index[id(m)], name, child) for m in modules for name, child in m._modules.items())
+        self._watched = tuple((index[id(m)], name, p, p.detach(), p._version)
+                              for m in modules for name, p in m._parameters.items() if p is not None)
 
     def matches(self, net: PlayScoringNet) -> bool:
         """Whether this is a copy of ``net`` (the same object) and its weights are unchanged since: the
@@ -253,17 +283,17 @@ class NumpyPlayScorer:
         Not seen (torch records no change): fused optimiser steps (``torch.optim.Adam(...,
         fused=True)``), in-place changes through ``p.data`` and writes through a numpy view.
         """
-        if net is not self._source:
+        if net is not self._source():
             return False
-        watched = self._watched
-        i = -1
-        for i, p in enumerate(net.parameters()):
-            if i >= len(watched):
+        modules = (net,) + self._submodules
+        for i, name, child in self._tree:
+            if modules[i]._modules.get(name) is not child:
                 return False
-            q, storage, version = watched[i]
-            if p is not q or p._version != version or p.data_ptr() != storage.data_ptr():
+        for i, name, p, storage, version in self._watched:
+            if (modules[i]._parameters.get(name) is not p or p._version != version
+                    or p.data_ptr() != storage.data_ptr()):
                 return False
-        return i + 1 == len(watched)
+        return True
 
     def score(self, state: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Logits float32 ``(R,)`` of one decision: ``state`` float32 ``(state_dim,)`` from
@@ -285,27 +315,49 @@ class NumpyPlayScorer:
             return self._score(state, rows)
 
     def _score(self, state: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        nonzero = np.flatnonzero(state)
-        h = state[nonzero] @ self.w_state[nonzero]
-        h += self.b_state
-        np.maximum(h, 0.0, out=h)
-        emb = self.w_embed @ h
+        h = np.empty((1, len(self.b_state)), np.float32)
+        sparse_affine_relu(state[None], len(state), self.w_state, self.b_state, h)  # nonzero features only
+        emb = self.w_embed @ h[0]
         emb += self.b_embed
         np.maximum(emb, 0.0, out=emb)
         shift = self.w_state_in @ emb
         shift += self.b_play_in
-        plays = rows[:, :-1] if self.heuristic_prior else rows
-        z = plays @ self.w_play_in
-        z += shift
-        np.maximum(z, 0.0, out=z)
-        z = z @ self.w_hidden
-        z += self.b_hidden
-        np.maximum(z, 0.0, out=z)
-        out = z @ self.w_out
+        n_rows, n_play = len(rows), len(self.w_play_in)
+        out = np.empty(n_rows, np.float32)
+        # in blocks of rows, so that the layers' outputs stay in the processor's cache (a decision may have
+        # thousands of legal plays) and the buffers are small, reused ones
+        first = np.empty((min(n_rows, self.BLOCK), len(shift)), np.float32)
+        second = np.empty((len(first), len(self.b_hidden)), np.float32)
+        for start in range(0, n_rows, self.BLOCK):
+            block = rows[start:start + self.BLOCK]
+            n = len(block)
+            z1, z2 = first[:n], second[:n]
+            sparse_affine_relu(block, n_play, self.w_play_in, shift, z1)  # the prior column is not read
+            np.matmul(z1, self.w_hidden, out=z2)
+            z2 += self.b_hidden
+            np.maximum(z2, 0.0, out=z2)
+            np.matmul(z2, self.w_out, out=out[start:start + n])
         out += self.b_out
         if self.heuristic_prior:
             out += self.prior_scale * rows[:, -1]
         return out
+
+
+_SCORERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # network -> its NumpyPlayScorer
+_SCORERS_LOCK = threading.Lock()
+
+
+def shared_scorer(net: PlayScoringNet) -> NumpyPlayScorer:
+    """The :class:`NumpyPlayScorer` of ``net``, shared by every agent on it (tournaments make a new
+    agent per game): the cached one while it :meth:`~NumpyPlayScorer.matches` ``net`` and ``net`` is not
+    in training mode, else a new copy of the weights (cached in its place). The cache holds networks
+    weakly."""
+    scorer = _SCORERS.get(net)
+    if scorer is None or net.training or not scorer.matches(net):
+        scorer = NumpyPlayScorer(net)
+        with _SCORERS_LOCK:
+            _SCORERS[net] = scorer
+    return scorer
 
 
 #: ``ModelConfig.algorithm`` of play-scoring models.
@@ -447,8 +499,12 @@ class LearnedAgent(Agent):
         return state
 
     def refresh(self) -> None:
-        """Drop the copy of the network's weights: the next decision copies them again."""
+        """Drop the copy of the network's weights (this agent's and the one shared by every agent on the
+        network, :func:`shared_scorer`): the next decision copies them again."""
         self._scorer = None
+        if self.net is not None:
+            with _SCORERS_LOCK:
+                _SCORERS.pop(self.net, None)
 
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model
@@ -480,7 +536,7 @@ class LearnedAgent(Agent):
         self.check_use(view.n_players, view.config.artifact_deck)
         scorer = self._scorer
         if scorer is None or self.net.training or not scorer.matches(self.net):
-            scorer = self._scorer = NumpyPlayScorer(self.net)
+            scorer = self._scorer = shared_scorer(self.net)
         logits = scorer.score(encode_state(view), play_rows(view, legal, scorer.heuristic_prior))
         if self.greedy:
             return legal[int(np.argmax(logits))]

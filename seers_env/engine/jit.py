@@ -68,6 +68,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "engine/scoring.py",
     "observation.py",
     "play_eval.py",
+    "sparse_rows.py",
     "vector_core.py",
     "vector_features.py",
 )
