@@ -58,12 +58,17 @@ def test_actor_rollout_rewards_are_score_differences():
     assert actor.rounds_played == 3
 
 
-def test_tiny_training_run_save_load_same_actions(tmp_path):
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_tiny_training_run_save_load_same_actions(tmp_path, precision):
     cfg = SelfPlayConfig(minutes=None, decisions=300, imitation_samples=300, imitation_epochs=1,
-                         games_in_flight=4, actors=0, hidden=32, embed=16, threads=1, seed=3)
+                         games_in_flight=4, actors=0, hidden=32, embed=16, threads=1, seed=3, precision=precision)
     path = tmp_path / "m.pt"
+    threads = torch.get_num_threads()
     net, summary = train_selfplay(cfg, str(path), log=lambda s: None)
     assert summary["train_decisions"] >= 300 and path.is_file()
+    assert torch.get_num_threads() == threads  # the learner's thread count is undone
+    assert np.isfinite(summary["last"]["policy_loss"]) and np.isfinite(summary["imitation_loss"])
+    assert all(p.dtype == torch.float32 and torch.isfinite(p).all() for p in net.parameters())
     # the learner flushes denormal floats to zero while it trains, and not afterwards
     assert float(torch.tensor([1e-40], dtype=torch.float32)[0] * 1.0) != 0.0
     loaded, mc = load_policy(path)
@@ -140,10 +145,27 @@ def test_untrained_residual_policy_plays_exactly_like_the_heuristic():
 @pytest.mark.parametrize("bad", [dict(games_in_flight=0), dict(minutes=3.0, decisions=1000), dict(minutes=-1.0),
                                  dict(minutes=None, decisions=-5), dict(actors=-1), dict(minibatch=0),
                                  dict(baseline_seats=1.5), dict(epochs=0), dict(hidden=0), dict(n_players=6),
-                                 dict(artifact_deck=("no_such_artifact",))])
+                                 dict(artifact_deck=("no_such_artifact",)), dict(threads=-1),
+                                 dict(precision="float16"), dict(precision=None)])
 def test_bad_selfplay_settings_are_refused_up_front(bad):
-    with pytest.raises(ValueError):
+    name = next(iter(bad))
+    with pytest.raises(ValueError, match=name if name in ("threads", "precision", "actors") else None):
         SelfPlayConfig(**bad)
+
+
+def test_learner_threads_and_precision_resolve_as_documented(monkeypatch):
+    import os
+
+    from train.selfplay import learner_bfloat16, learner_threads, native_bfloat16
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert learner_threads(SelfPlayConfig(actors=2)) == 1 and learner_threads(SelfPlayConfig(actors=1)) == 1
+    assert learner_threads(SelfPlayConfig(actors=0)) == 2 and learner_threads(SelfPlayConfig(threads=3)) == 3
+    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    assert learner_threads(SelfPlayConfig(actors=2)) == 14
+    assert learner_bfloat16(SelfPlayConfig(precision="bfloat16"))
+    assert not learner_bfloat16(SelfPlayConfig(precision="float32"))
+    assert learner_bfloat16(SelfPlayConfig()) == native_bfloat16()
 
 
 def test_default_budget_is_reproducible_decisions_and_minutes_replace_it():

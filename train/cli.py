@@ -72,6 +72,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                             "lockstep by each actor (one batched forward pass per step)."),
         actors: int = typer.Option(_SELFPLAY.actors, metavar="N", help="selfplay: Rollout worker processes (0: in the "
                                    "learner's process)."),
+        threads: int = typer.Option(_SELFPLAY.threads, metavar="N", help="selfplay: The learner's torch threads (0: the "
+                                    "cores the actors leave, at least 1)."),
+        precision: str = typer.Option(_SELFPLAY.precision, metavar="P", help="selfplay: The learner's forward passes: "
+                                      "bfloat16, float32, or auto (bfloat16 where the CPU has AMX or AVX-512 BF16)."),
         minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", help="selfplay, rllib: Decisions per gradient step."),
         clip: float = typer.Option(_SELFPLAY.clip, metavar="X", help="selfplay, rllib: PPO clipping range."),
         ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", help="selfplay, rllib: Entropy bonus weight."),
@@ -196,7 +200,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                          f"continues from a model with --init-model runs/<run>/model.pt")
             _train_selfplay(
                 players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
-                games_in_flight=games_in_flight, actors=actors, lr=learning_rate, epochs=epochs,
+                games_in_flight=games_in_flight, actors=actors, threads=threads, precision=precision,
+                lr=learning_rate, epochs=epochs,
                 minibatch=minibatch, clip=clip, ent_coef=ent_coef, baseline_seats=baseline_seats,
                 baseline=baseline, teacher=teacher, imitation_samples=imitation_samples,
                 imitation_epochs=imitation_epochs, hidden=hidden, init_model=init_model, out=out, name=name,
@@ -251,7 +256,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         typer.echo(f"  of training, PPO updates included; evaluations took {result.eval_s + result.final_eval_s:.0f} "
                    "s more")
 
-    def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, lr, epochs,
+    def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, threads, precision,
+                        lr, epochs,
                         minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,
                         imitation_epochs, hidden, init_model, out, name, final_games, eval_agents, workers,
                         force) -> None:
@@ -271,7 +277,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 teacher=teacher or d.teacher,
                 imitation_samples=d.imitation_samples if imitation_samples is None else imitation_samples,
                 imitation_epochs=d.imitation_epochs if imitation_epochs is None else imitation_epochs,
-                hidden=hidden, threads=d.threads, init_model=init_model)
+                hidden=hidden, threads=threads, precision=precision, init_model=init_model)
             specs = tuple(s.strip() for s in (eval_agents or "heuristic").split(",") if s.strip())
             result = run_selfplay(cfg, out=out, name=name, final_games=final_games, final_specs=specs,
                                   workers=workers, force=force, echo=typer.echo)
@@ -380,6 +386,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             notes = ["plays/s: every seat's plays; trained/s: the learner's training samples (self-play: "
                      "plays with a choice; MaskablePPO: environment steps, 1 to 3 per play); ratio: trained/s "
                      "against the first row"]
+            if algo in ("both", "selfplay"):
+                from .selfplay import SelfPlayConfig, learner_bfloat16, learner_threads
+
+                notes.append("self-play learner: " + ", ".join(
+                    f"{learner_threads(SelfPlayConfig(actors=a))} torch thread(s) with {a} actor(s)" for a in (1, 2))
+                    + f"; forward passes in {'bfloat16' if learner_bfloat16(SelfPlayConfig()) else 'float32'} "
+                    "(seers train --threads, --precision)")
         print_cells({"title": title, "headers": headers, "rows": rows, "legend": [], "caption": notes})
         if json_path:
             write_bench_json(json_path, "train", {"seconds": seconds, "players": players, "algo": algo,

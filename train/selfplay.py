@@ -94,7 +94,14 @@ class SelfPlayConfig:
         privileged_critic: the critic also sees every hand (training only).
         heuristic_prior: the policy is a learned residual on the heuristic agent's play scores
             (:class:`~train.scoring_policy.NetConfig`), so it starts at the heuristic's strength.
-        threads: torch threads of the learner.
+        threads: torch threads of the learner (0: the cores left to it, ``os.cpu_count()`` minus
+            ``actors``, at least 1; on 2 cores with actors, 1, as 2 learner threads beside the actor
+            processes oversubscribe the cores and their OpenMP threads spin while the actors wait).
+        precision: arithmetic of the learner's forward passes: ``"bfloat16"`` (``torch.autocast``:
+            bfloat16 products, float32 weights, gradients and losses; mixed precision as in
+            Micikevicius et al., ICLR 2018, and Kalamkar et al., arXiv:1905.12322), ``"float32"``, or
+            ``"auto"`` (bfloat16 when the CPU computes it natively, AMX or AVX-512 BF16:
+            :func:`native_bfloat16`; float32 otherwise). The actors play in float32.
         init_model: a model file (``.pt``) to start from instead of a warm start (its network sizes
             are used; it must fit ``n_players`` and ``artifact_deck``).
         overlap: actor processes play the next rollout while the learner updates on the last one, so
@@ -127,7 +134,8 @@ class SelfPlayConfig:
     embed: int = 128
     privileged_critic: bool = True
     heuristic_prior: bool = True
-    threads: int = 2
+    threads: int = 0
+    precision: str = "auto"
     overlap: bool = True
     init_model: str = ""
 
@@ -161,10 +169,12 @@ class SelfPlayConfig:
             raise bad("decisions", "an integer > 0")
         for name, low in (("games_in_flight", 1), ("actors", 0), ("epochs", 1), ("minibatch", 1),
                           ("imitation_samples", 0), ("imitation_epochs", 1), ("hidden", 2), ("embed", 1),
-                          ("threads", 1)):
+                          ("threads", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise bad(name, f"an integer >= {low}")
+        if self.precision not in PRECISIONS:
+            raise bad("precision", " or ".join(repr(p) for p in PRECISIONS))
         if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):
             raise bad("baseline_seats", "a fraction in [0, 1) (at least one seat learns)")
         for name in ("lr", "clip"):
@@ -191,6 +201,28 @@ class SelfPlayConfig:
 
 
 # --- samples ------------------------------------------------------------------------------------------
+#: Values of :attr:`SelfPlayConfig.precision`.
+PRECISIONS = ("auto", "float32", "bfloat16")
+
+
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (Intel AMX tiles or AVX-512 BF16), as oneDNN uses
+    under ``torch.autocast("cpu", dtype=torch.bfloat16)``; elsewhere bfloat16 is emulated and slower
+    than float32. Read from torch's CPU feature checks (``torch.cpu``; False when absent)."""
+    checks = (getattr(torch.cpu, "_is_amx_tile_supported", None), getattr(torch.cpu, "_is_avx512_bf16_supported", None))
+    return any(bool(check()) for check in checks if check is not None)
+
+
+def learner_bfloat16(cfg: SelfPlayConfig) -> bool:
+    """Whether the learner's forward passes run in bfloat16 (:attr:`SelfPlayConfig.precision`)."""
+    return cfg.precision == "bfloat16" or (cfg.precision == "auto" and native_bfloat16())
+
+
+def learner_threads(cfg: SelfPlayConfig) -> int:
+    """The learner's torch threads (:attr:`SelfPlayConfig.threads`; 0: the cores the actors leave)."""
+    return cfg.threads or max(1, (os.cpu_count() or 1) - cfg.actors)
+
+
 @dataclass
 class Batch:
     """Training decisions, stacked.
@@ -524,11 +556,22 @@ def _minibatch_tensors(batch: Batch, idx: np.ndarray):
     return (t(batch.states[idx]), t(batch.plays[rows]), t(seg), t(batch.hidden[idx]), t(chosen))
 
 
+def _forward(net: PlayScoringNet, states, plays, seg, hidden, bf16: bool):
+    """The network's logits and values, float32; its products in bfloat16 under ``torch.autocast`` when
+    ``bf16`` (the losses and the backward pass stay outside it, as torch's autocast guide advises)."""
+    if not bf16:
+        return net(states, plays, seg, hidden)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        logits, values = net(states, plays, seg, hidden)
+    return logits.float(), values.float()
+
+
 def ppo_update(net: PlayScoringNet, opt: torch.optim.Optimizer, batch: Batch, cfg: SelfPlayConfig,
                rng: np.random.Generator) -> dict[str, float]:
     """Clipped PPO on one rollout (module docstring). Returns mean losses, entropy and clip fraction."""
     adv, ret = advantages(batch, cfg.gamma, cfg.gae_lambda)
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "clip_frac": 0.0, "approx_kl": 0.0}
+    bf16 = learner_bfloat16(cfg)
     steps = 0
     n = len(batch)
     for _ in range(cfg.epochs):
@@ -536,7 +579,7 @@ def ppo_update(net: PlayScoringNet, opt: torch.optim.Optimizer, batch: Batch, cf
         for start in range(0, n, cfg.minibatch):
             idx = np.sort(perm[start:start + cfg.minibatch])
             states, plays, seg, hidden, chosen = _minibatch_tensors(batch, idx)
-            logits, values = net(states, plays, seg, hidden)
+            logits, values = _forward(net, states, plays, seg, hidden, bf16)
             logp_all = segment_log_softmax(logits, seg, len(idx))
             logp = logp_all[chosen]
             entropy = -torch.zeros(len(idx)).index_add(0, seg, logp_all.exp() * logp_all)
@@ -604,9 +647,11 @@ def teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch:
 
 
 def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs: int, minibatch: int,
-            rng: np.random.Generator, log: Callable[[str], None] = print) -> dict[str, float]:
+            rng: np.random.Generator, log: Callable[[str], None] = print,
+            bf16: bool = False) -> dict[str, float]:
     """Behaviour cloning: cross-entropy on the teacher's play among the legal plays, plus the critic's
-    squared error on the round reward. Returns the last epoch's loss and accuracy."""
+    squared error on the round reward (forward passes in bfloat16 when ``bf16``, as
+    :func:`ppo_update`). Returns the last epoch's loss and accuracy."""
     n = len(data)
     out: dict[str, float] = {}
     for epoch in range(epochs):
@@ -615,7 +660,7 @@ def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs
         for start in range(0, n, minibatch):
             idx = np.sort(perm[start:start + minibatch])
             states, plays, seg, hidden, chosen = _minibatch_tensors(data, idx)
-            logits, values = net(states, plays, seg, hidden)
+            logits, values = _forward(net, states, plays, seg, hidden, bf16)
             logp = segment_log_softmax(logits, seg, len(idx))
             ce = -logp[chosen].mean()
             vl = 0.5 * (values - torch.from_numpy(data.rewards[idx])).pow(2).mean()
@@ -765,14 +810,16 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
         The trained network and a summary dict (decisions, rounds, rates, last statistics).
     """
     torch.manual_seed(cfg.seed)
-    torch.set_num_threads(max(1, cfg.threads))
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(learner_threads(cfg))
     # Denormal floats in PPO's activations and gradients made later updates up to 1.6x slower on x86;
-    # flushing them to zero (torch.set_flush_denormal) is undone before returning.
+    # flushing them to zero (torch.set_flush_denormal) is undone before returning, as is the thread count.
     torch.set_flush_denormal(True)
     try:
         return _train_selfplay(cfg, out_path, log, progress_every, on_iteration, trained_with)
     finally:
         torch.set_flush_denormal(False)
+        torch.set_num_threads(threads_before)
 
 
 def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[str], None], progress_every: float,
@@ -790,7 +837,7 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
             data = pool.teacher(cfg.imitation_samples, int(rng.integers(2**62)))
             t_data = time.perf_counter() - t0
             log(f"  collected {len(data)} decisions in {t_data:.0f} s")
-            summary.update(imitate(net, opt, data, cfg.imitation_epochs, 512, rng, log))
+            summary.update(imitate(net, opt, data, cfg.imitation_epochs, 512, rng, log, learner_bfloat16(cfg)))
             summary["imitation_seconds"] = time.perf_counter() - t0
             del data
             if out_path is not None:
