@@ -50,6 +50,7 @@ whenever a layout or a meaning changes, and model files record it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 import numpy as np
@@ -227,15 +228,23 @@ def encode_plays_with_prior(view: SeatView, weights=None) -> np.ndarray:
 
     Args:
         view: the acting seat's view (empty rows when the seat is not to act).
-        weights: the heuristic's weights, every key of :data:`seers_env.play_eval.HEURISTIC_DEFAULTS`
-            (the default).
+        weights: the heuristic's weights that differ from :data:`seers_env.play_eval.HEURISTIC_DEFAULTS`
+            (a mapping, as ``HeuristicAgent(weights=...)`` takes; ``None``: the defaults).
 
     Raises:
-        KeyError, ValueError: ``weights`` lacks a weight or holds a value that is not a finite number
-            (:func:`seers_env.play_eval.heuristic_weight_array`).
+        TypeError: ``weights`` is not a mapping.
+        KeyError: ``weights`` has a key that is not a heuristic weight (the message lists the allowed).
+        ValueError: a weight is not a finite number (:func:`seers_env.play_eval.heuristic_weight_array`).
     """
-    weight_array, danger_cards = (_default_weights() if weights is None
-                                  else play_eval.heuristic_weight_array(weights))
+    if weights is None:
+        weight_array, danger_cards = _default_weights()
+    else:
+        if not isinstance(weights, Mapping):
+            raise TypeError(f"weights must be a mapping of heuristic weights, got {type(weights).__name__}")
+        unknown = [k for k in weights if k not in play_eval.HEURISTIC_DEFAULTS]
+        if unknown:
+            raise KeyError(f"unknown heuristic weights {unknown!r}; allowed: {list(play_eval.HEURISTIC_DEFAULTS)}")
+        weight_array, danger_cards = play_eval.heuristic_weight_array({**play_eval.HEURISTIC_DEFAULTS, **weights})
     plays = view.legal_plays()
     args, hand = _rows_args(view, plays)
     sizes = args[-3]

@@ -32,10 +32,19 @@ def sparse_affine_relu(rows, n_cols, weights, shift, out):
 
     Each row's nonzero columns are listed first, then their weight rows are added with fused
     multiply-adds (``fastmath={"contract"}``, nothing else relaxed), so the cost is that of the nonzero
-    entries.
+    entries. A NaN in a used entry, weight row or ``shift`` gives NaN, as the dense layer would; the
+    weight rows of zero entries are not read, so a NaN or infinity there is not seen (as in
+    ``scipy.sparse``). :func:`affine_relu` checks its arguments first.
+
+    Raises:
+        ValueError: the shapes do not fit (checked before anything is written).
     """
     n_rows = rows.shape[0]
     width = weights.shape[1]
+    if (n_cols < 0 or rows.shape[1] < n_cols or weights.shape[0] < n_cols or shift.shape[0] != width
+            or out.shape[0] != n_rows or out.shape[1] != width):
+        raise ValueError("sparse_affine_relu: shapes do not fit: need rows (R, >= n_cols), weights "
+                         "(>= n_cols, H), shift (H,) and out (R, H)")
     nonzero = np.empty(n_cols, np.int64)
     acc = np.empty(width, np.float32)  # local: the compiler knows it aliases neither weights nor out
     for r in range(n_rows):
@@ -53,7 +62,7 @@ def sparse_affine_relu(rows, n_cols, weights, shift, out):
                 acc[j] += x * weights[k, j]
         for j in range(width):
             v = acc[j]
-            out[r, j] = v if v > 0.0 else np.float32(0.0)
+            out[r, j] = np.float32(0.0) if v <= 0.0 else v  # NaN stays NaN, as torch.relu and np.maximum
 
 
 def affine_relu(rows: np.ndarray, weights: np.ndarray, shift: np.ndarray) -> np.ndarray:
@@ -61,14 +70,20 @@ def affine_relu(rows: np.ndarray, weights: np.ndarray, shift: np.ndarray) -> np.
     (its first ``len(weights)`` columns), ``weights`` float32 ``(K, H)`` and ``shift`` float32 ``(H,)``.
 
     Raises:
-        ValueError: a dtype is not float32, ``weights`` is not C-contiguous 2-D, ``rows`` has fewer
-            than ``K`` columns or ``shift`` is not ``(H,)`` (the message names the bad shape or dtype).
+        TypeError: an argument is not a float32 numpy array (the message names it and its type or dtype).
+        ValueError: ``weights`` is not a C-contiguous 2-D array, ``rows`` is not 2-D with at least ``K``
+            columns, or ``shift`` is not ``(H,)`` (the message names the bad shape).
     """
     for name, a in (("rows", rows), ("weights", weights), ("shift", shift)):
-        if not isinstance(a, np.ndarray) or a.dtype != np.float32:
-            raise ValueError(f"{name} must be a float32 numpy array, got {getattr(a, 'dtype', type(a).__name__)}")
-    if weights.ndim != 2 or not weights.flags.c_contiguous:
-        raise ValueError(f"weights must be a C-contiguous 2-D array, got shape {weights.shape}")
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"{name} must be a float32 numpy array, got {type(a).__name__}")
+        if a.dtype != np.float32:
+            raise TypeError(f"{name} must be a float32 numpy array, got dtype {a.dtype}")
+    if weights.ndim != 2:
+        raise ValueError(f"weights must be a 2-D array, got shape {weights.shape}")
+    if not weights.flags.c_contiguous:
+        raise ValueError(f"weights (shape {weights.shape}) must be C-contiguous; pass "
+                         f"np.ascontiguousarray(weights)")
     if rows.ndim != 2 or rows.shape[1] < weights.shape[0]:
         raise ValueError(f"rows has shape {rows.shape}, expected (R, >= {weights.shape[0]})")
     if shift.shape != (weights.shape[1],):

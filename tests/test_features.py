@@ -136,7 +136,7 @@ def test_rows_with_prior_are_the_rows_and_the_heuristic_scores(n_players):
     for game, legal in _states(n_players, 400, seed=50 + n_players):
         view = SeatView(game, game.current)
         rows = encode_plays(view, legal)
-        for agent, given in ((default, None), (changed, changed.weights)):
+        for agent, given in ((default, None), (changed, weights), (changed, changed.weights)):
             out = encode_plays_with_prior(view, given)
             assert out.shape == (len(legal), PLAY_DIM + 1) and out.dtype == np.float32
             assert np.array_equal(out[:, :-1], rows)
@@ -149,10 +149,14 @@ def test_rows_with_prior_reject_bad_weights_and_a_seat_not_to_act():
 
     game = Game(GameConfig(n_players=3), seed=0)
     view = SeatView(game, game.current)
-    with pytest.raises(KeyError, match="danger_cards"):
-        encode_plays_with_prior(view, {k: v for k, v in HEURISTIC_DEFAULTS.items() if k != "danger_cards"})
+    with pytest.raises(KeyError, match="extra"):
+        encode_plays_with_prior(view, {"extra": 1.0})
+    with pytest.raises(TypeError, match="mapping"):
+        encode_plays_with_prior(view, 5)
     with pytest.raises(ValueError, match="finite"):
-        encode_plays_with_prior(view, {**HEURISTIC_DEFAULTS, "danger_cards": float("nan")})
+        encode_plays_with_prior(view, {"danger_cards": float("nan")})
+    full = encode_plays_with_prior(view, dict(HEURISTIC_DEFAULTS))  # a full dict and no overrides agree
+    assert np.array_equal(full, encode_plays_with_prior(view, {})) and np.array_equal(full, encode_plays_with_prior(view))
     idle = SeatView(game, (game.current + 1) % 3)
     assert encode_plays_with_prior(idle).shape == (0, PLAY_DIM + 1)
 
@@ -172,9 +176,30 @@ def test_sparse_affine_relu_equals_the_dense_layer():
             assert out.shape == (n_rows, width) and out.dtype == np.float32
             expect = dense[::-1] if given.base is rows else dense
             np.testing.assert_allclose(out, expect, rtol=1e-5, atol=1e-4)
-    with pytest.raises(ValueError, match="float32"):
+    with pytest.raises(TypeError, match="dtype float64"):
         affine_relu(np.zeros((2, 3)), np.zeros((3, 4), np.float32), np.zeros(4, np.float32))
+    with pytest.raises(TypeError, match="float32"):
+        affine_relu(np.zeros((2, 3), np.float32), np.zeros((3, 4), np.float32), np.float32(0))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        affine_relu(np.zeros((2, 3), np.float32), np.asfortranarray(np.zeros((3, 4), np.float32)),
+                    np.zeros(4, np.float32))
     with pytest.raises(ValueError, match=r"expected \(R, >= 3\)"):
         affine_relu(np.zeros((2, 2), np.float32), np.zeros((3, 4), np.float32), np.zeros(4, np.float32))
     with pytest.raises(ValueError, match=r"expected \(4,\)"):
         affine_relu(np.zeros((2, 3), np.float32), np.zeros((3, 4), np.float32), np.zeros(5, np.float32))
+
+
+def test_sparse_affine_relu_keeps_nan_and_checks_shapes_before_writing():
+    from seers_env.sparse_rows import affine_relu, sparse_affine_relu
+
+    ones = np.ones((1, 2), np.float32)
+    out = affine_relu(np.array([[np.nan, 1.0]], np.float32), np.ones((2, 3), np.float32), np.zeros(3, np.float32))
+    assert np.isnan(out).all()  # as torch.relu and np.maximum: a diverged network is not hidden
+    assert np.isnan(affine_relu(ones, np.ones((2, 2), np.float32), np.array([np.nan, -5], np.float32))[0, 0])
+    small = np.full((1, 4), 7.0, np.float32)
+    for n_cols, out in ((3, small), (2, np.empty((64, 4), np.float32)), (5, np.empty((1, 4), np.float32))):
+        before = out.copy()
+        with pytest.raises(ValueError, match="shapes do not fit"):
+            sparse_affine_relu(np.ones((1, 2), np.float32), n_cols, np.ones((2, 4), np.float32),
+                               np.zeros(4, np.float32), out)
+        assert np.array_equal(out, before, equal_nan=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import os
+
 import numpy as np
 import pytest
 
@@ -67,6 +69,7 @@ def test_tiny_training_run_save_load_same_actions(tmp_path, precision):
     net, summary = train_selfplay(cfg, str(path), log=lambda s: None)
     assert summary["train_decisions"] >= 300 and path.is_file()
     assert torch.get_num_threads() == threads  # the learner's thread count is undone
+    assert summary["learner_threads"] == 1 and summary["learner_precision"] == precision
     assert np.isfinite(summary["last"]["policy_loss"]) and np.isfinite(summary["imitation_loss"])
     assert all(p.dtype == torch.float32 and torch.isfinite(p).all() for p in net.parameters())
     # the learner flushes denormal floats to zero while it trains, and not afterwards
@@ -154,18 +157,41 @@ def test_bad_selfplay_settings_are_refused_up_front(bad):
 
 
 def test_learner_threads_and_precision_resolve_as_documented(monkeypatch):
-    import os
-
+    import train.selfplay as selfplay
     from train.selfplay import learner_bfloat16, learner_threads, native_bfloat16
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert 1 <= selfplay.usable_cores() <= (os.cpu_count() or 1)
+    monkeypatch.setattr(selfplay, "usable_cores", lambda: 2)
     assert learner_threads(SelfPlayConfig(actors=2)) == 1 and learner_threads(SelfPlayConfig(actors=1)) == 1
     assert learner_threads(SelfPlayConfig(actors=0)) == 2 and learner_threads(SelfPlayConfig(threads=3)) == 3
-    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    monkeypatch.setattr(selfplay, "usable_cores", lambda: 16)
     assert learner_threads(SelfPlayConfig(actors=2)) == 14
     assert learner_bfloat16(SelfPlayConfig(precision="bfloat16"))
     assert not learner_bfloat16(SelfPlayConfig(precision="float32"))
     assert learner_bfloat16(SelfPlayConfig()) == native_bfloat16()
+    cfg = SelfPlayConfig()
+    cfg.precision, cfg.threads = "fp16", -1  # changed after construction: refused when used, not ignored
+    with pytest.raises(ValueError, match="precision"):
+        learner_bfloat16(cfg)
+    with pytest.raises(ValueError, match="threads"):
+        learner_threads(cfg)
+    threads = torch.get_num_threads()
+    with pytest.raises(ValueError, match="threads"):
+        train_selfplay(cfg, None, log=lambda s: None)
+    assert torch.get_num_threads() == threads
+
+
+def test_training_restores_flushing_of_denormals_as_it_found_it():
+    cfg = SelfPlayConfig(minutes=None, decisions=20, games_in_flight=2, actors=0, hidden=8, embed=4, threads=1)
+    tiny = torch.tensor([1e-40], dtype=torch.float32)
+    torch.set_flush_denormal(True)
+    try:
+        train_selfplay(cfg, None, log=lambda s: None)
+        assert float(tiny.mul(1.0)[0]) == 0.0  # still flushing, as before the call
+    finally:
+        torch.set_flush_denormal(False)
+    train_selfplay(cfg, None, log=lambda s: None)
+    assert float(tiny.mul(1.0)[0]) != 0.0
 
 
 def test_default_budget_is_reproducible_decisions_and_minutes_replace_it():
@@ -339,8 +365,16 @@ def test_agents_on_one_network_share_one_weight_copy_until_refresh():
     assert net not in _SCORERS and a._scorer is None
     a.act(view)
     assert a._scorer is _SCORERS[net] and a._scorer is not b._scorer
+    with torch.no_grad():  # a change torch records nowhere (through .data): refresh() on one agent
+        net.play_in.weight.data.mul_(-3.0)
+    c = LearnedAgent((net, model_config(4, GameConfig().artifact_deck)))
+    c.act(view)  # a third agent, holding the copy from before the change
+    a.refresh()
+    for agent in (a, b, c):  # ... makes every agent on the network copy the weights again
+        assert agent.act(view) is _torch_choice(net, view, legal)
+        assert agent._scorer is _SCORERS[net]
     ref = weakref.ref(net)
-    del net, a, b
+    del net, a, b, c, agent
     gc.collect()
     assert ref() is None  # the cache holds networks weakly (its copies do not hold them)
 

@@ -261,6 +261,7 @@ class NumpyPlayScorer:
         self.heuristic_prior = bool(net.cfg.heuristic_prior)
         self.prior_scale = float(net.prior_scale.detach()) if self.heuristic_prior else 0.0
         self._row_dim = self.w_play_in.shape[0] + self.heuristic_prior
+        self.stale = False  # set by LearnedAgent.refresh: every agent holding this copy makes a new one
         self._source = weakref.ref(net)  # not the network itself: the scorer cache's value must not hold its key
         # each parameter, its storage then (held, so no later storage can reuse the address) and version
         # the module tree and each parameter slot's parameter, its storage then (held, so no later storage
@@ -280,10 +281,12 @@ class NumpyPlayScorer:
         same in-place modification counters (torch's ``Tensor._version``: an in-place change through the
         parameter, ``load_state_dict`` or a non-fused optimiser step bumps them).
 
+        False once :attr:`stale` is set (:meth:`LearnedAgent.refresh`).
+
         Not seen (torch records no change): fused optimiser steps (``torch.optim.Adam(...,
         fused=True)``), in-place changes through ``p.data`` and writes through a numpy view.
         """
-        if net is not self._source():
+        if self.stale or net is not self._source():
             return False
         modules = (net,) + self._submodules
         for i, name, child in self._tree:
@@ -499,12 +502,17 @@ class LearnedAgent(Agent):
         return state
 
     def refresh(self) -> None:
-        """Drop the copy of the network's weights (this agent's and the one shared by every agent on the
-        network, :func:`shared_scorer`): the next decision copies them again."""
+        """Drop the copy of the network's weights, for every agent on this network (the copy is shared,
+        :func:`shared_scorer`, and marked :attr:`NumpyPlayScorer.stale`): the next decision of each
+        copies them again."""
+        if self._scorer is not None:
+            self._scorer.stale = True
         self._scorer = None
         if self.net is not None:
             with _SCORERS_LOCK:
-                _SCORERS.pop(self.net, None)
+                shared = _SCORERS.pop(self.net, None)
+            if shared is not None:
+                shared.stale = True
 
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model

@@ -94,7 +94,7 @@ class SelfPlayConfig:
         privileged_critic: the critic also sees every hand (training only).
         heuristic_prior: the policy is a learned residual on the heuristic agent's play scores
             (:class:`~train.scoring_policy.NetConfig`), so it starts at the heuristic's strength.
-        threads: torch threads of the learner (0: the cores left to it, ``os.cpu_count()`` minus
+        threads: torch threads of the learner (0: the cores left to it, :func:`usable_cores` minus
             ``actors``, at least 1; on 2 cores with actors, 1, as 2 learner threads beside the actor
             processes oversubscribe the cores and their OpenMP threads spin while the actors wait).
         precision: arithmetic of the learner's forward passes: ``"bfloat16"`` (``torch.autocast``:
@@ -214,13 +214,33 @@ def native_bfloat16() -> bool:
 
 
 def learner_bfloat16(cfg: SelfPlayConfig) -> bool:
-    """Whether the learner's forward passes run in bfloat16 (:attr:`SelfPlayConfig.precision`)."""
+    """Whether the learner's forward passes run in bfloat16 (:attr:`SelfPlayConfig.precision`).
+
+    Raises:
+        ValueError: ``precision`` was set to a value not in :data:`PRECISIONS` after construction.
+    """
+    if cfg.precision not in PRECISIONS:
+        raise ValueError(f"precision={cfg.precision!r} is not allowed; use one of {PRECISIONS}")
     return cfg.precision == "bfloat16" or (cfg.precision == "auto" and native_bfloat16())
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the OS reports it, else ``os.cpu_count()``)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def learner_threads(cfg: SelfPlayConfig) -> int:
-    """The learner's torch threads (:attr:`SelfPlayConfig.threads`; 0: the cores the actors leave)."""
-    return cfg.threads or max(1, (os.cpu_count() or 1) - cfg.actors)
+    """The learner's torch threads (:attr:`SelfPlayConfig.threads`; 0: the cores the actors leave,
+    :func:`usable_cores` minus ``actors``, at least 1).
+
+    Raises:
+        ValueError: ``threads`` was set below 0 after construction.
+    """
+    if isinstance(cfg.threads, bool) or not isinstance(cfg.threads, int) or cfg.threads < 0:
+        raise ValueError(f"threads={cfg.threads!r} is not allowed; use an integer >= 0")
+    return cfg.threads or max(1, usable_cores() - cfg.actors)
 
 
 @dataclass
@@ -809,17 +829,25 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
     Returns:
         The trained network and a summary dict (decisions, rounds, rates, last statistics).
     """
+    threads = learner_threads(cfg)  # ValueError before anything changes
+    learner_bfloat16(cfg)
     torch.manual_seed(cfg.seed)
     threads_before = torch.get_num_threads()
-    torch.set_num_threads(learner_threads(cfg))
     # Denormal floats in PPO's activations and gradients made later updates up to 1.6x slower on x86;
     # flushing them to zero (torch.set_flush_denormal) is undone before returning, as is the thread count.
+    flushing_before = _flushes_denormals()
+    torch.set_num_threads(threads)
     torch.set_flush_denormal(True)
     try:
         return _train_selfplay(cfg, out_path, log, progress_every, on_iteration, trained_with)
     finally:
-        torch.set_flush_denormal(False)
+        torch.set_flush_denormal(flushing_before)
         torch.set_num_threads(threads_before)
+
+
+def _flushes_denormals() -> bool:
+    """Whether torch flushes denormal floats to zero now (``torch.set_flush_denormal`` has no getter)."""
+    return bool(torch.tensor([1e-40], dtype=torch.float32).mul(1.0)[0] == 0)
 
 
 def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[str], None], progress_every: float,
@@ -829,7 +857,12 @@ def _train_selfplay(cfg: SelfPlayConfig, out_path: str | None, log: Callable[[st
     net, cfg = initial_policy(cfg)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5, fused=True)  # one kernel per step
     pool = ActorPool(cfg, int(rng.integers(2**62)), cfg.actors, net)
-    summary: dict[str, Any] = {"config": asdict(cfg)}
+    precision = "bfloat16" if learner_bfloat16(cfg) else "float32"
+    summary: dict[str, Any] = {"config": asdict(cfg), "learner_threads": torch.get_num_threads(),
+                               "learner_precision": precision}
+    threads = torch.get_num_threads()
+    log(f"learner: {threads} torch thread{'s' * (threads > 1)}, {precision} forward passes "
+        f"(--threads {cfg.threads} --precision {cfg.precision})")
     try:
         t0 = time.perf_counter()
         if cfg.imitation_samples > 0:
