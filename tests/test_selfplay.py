@@ -440,6 +440,19 @@ def test_blas_threads_restored_when_concurrent_scorers_interleave():
         with pytest.raises(ZeroDivisionError), _blas_one_thread():  # restored when scoring raises
             1 / 0
         assert set(blas_threads()) == {2}
+        # other threads too, after this one has set the count (one process-wide pool: threadpoolctl's
+        # controller methods act only in the first thread that called them)
+        import threading
+
+        seen = []
+
+        def decide():
+            with _blas_one_thread():
+                seen.append(blas_threads())
+
+        first, second = threading.Thread(target=decide), threading.Thread(target=decide)
+        first.start(), first.join(), second.start(), second.join()
+        assert [set(s) for s in seen] == [{1}, {1}] and set(blas_threads()) == {2}
 
 
 def test_pickled_learned_agent_leaves_its_weight_copy_and_plays_the_same():

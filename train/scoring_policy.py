@@ -174,31 +174,49 @@ class PlayScoringNet(nn.Module):
         return out + self.prior_scale * prior if self.cfg.heuristic_prior else out
 
 
-_BLAS = None  # threadpoolctl's controllers of numpy's BLAS libraries (LibController), made at first use
+_BLAS = None  # (get, set) thread-count functions of each BLAS library numpy loaded, found at first use
 _BLAS_LOCK = threading.Lock()
 _BLAS_USERS = 0  # threads inside _blas_one_thread now
-_BLAS_SAVED: list[tuple[object, int]] = []  # each library's thread count when the first of them entered
+_BLAS_SAVED: list[tuple[object, int]] = []  # each library's setter and count when the first user entered
+
+
+def _blas_thread_functions() -> tuple:
+    """``(get, set)`` of each BLAS library's thread count, from threadpoolctl's controllers
+    (``ThreadpoolController().select(user_api="blas")``). For OpenBLAS with its own (pthreads) pool:
+    the library's ``openblas_get_num_threads`` and ``openblas_set_num_threads`` themselves, which take
+    well under a microsecond, where the controller's methods cost tens of microseconds with cold caches
+    and act only in the first thread that called them (threadpoolctl's rule for a process-wide pool;
+    :func:`_blas_one_thread` coordinates threads itself). Other libraries: the controller's methods."""
+    from threadpoolctl import ThreadpoolController
+
+    out = []
+    for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
+        get = put = None
+        if (getattr(lib, "internal_api", "") == "openblas" and getattr(lib, "threading_layer", "") != "openmp"
+                and hasattr(lib, "_get_symbol")):
+            get, put = lib._get_symbol("openblas_get_num_threads"), lib._get_symbol("openblas_set_num_threads")
+        if get is None or put is None:
+            get, put = lib.get_num_threads, lib.set_num_threads
+        out.append((get, put))
+    return tuple(out)
 
 
 @contextlib.contextmanager
 def _blas_one_thread():
     """Context manager: numpy's BLAS on one thread while any thread is inside it; the counts from before
-    are restored when the last one leaves. It calls threadpoolctl's per-library controllers
-    (``ThreadpoolController().select(user_api="blas").lib_controllers``: ``num_threads``,
-    ``set_num_threads``), a few microseconds, not ``ThreadpoolController.limit``, whose bookkeeping
-    cost about 0.1 ms per decision with cold caches. (A limit per call would also restore a count set
-    by another thread's call: concurrent agents, as in the web server's thread pool, left BLAS on one
-    thread for good.)"""
+    are restored when the last one leaves (:func:`_blas_thread_functions`; a few microseconds). The
+    first thread in sets the count, the last one out restores it, whichever threads they are. (A limit
+    per call would restore a count set by another thread's call: concurrent agents, as in the web
+    server's thread pool, left BLAS on one thread for good.)"""
     global _BLAS, _BLAS_USERS
     with _BLAS_LOCK:
         if _BLAS is None:
-            from threadpoolctl import ThreadpoolController
-            _BLAS = tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
+            _BLAS = _blas_thread_functions()
         if _BLAS_USERS == 0:
-            _BLAS_SAVED[:] = [(lib, lib.num_threads) for lib in _BLAS]
-            for lib, n in _BLAS_SAVED:
-                if n != 1:
-                    lib.set_num_threads(1)
+            _BLAS_SAVED[:] = [(put, get()) for get, put in _BLAS]
+            for put, n in _BLAS_SAVED:
+                if n is not None and n != 1:
+                    put(1)
         _BLAS_USERS += 1
     try:
         yield
@@ -210,9 +228,9 @@ def _blas_one_thread():
 
 
 def _restore_blas() -> None:
-    for lib, n in _BLAS_SAVED:
-        if n != 1:
-            lib.set_num_threads(n)
+    for put, n in _BLAS_SAVED:
+        if n is not None and n != 1:
+            put(n)
     _BLAS_SAVED.clear()
 
 
@@ -242,8 +260,8 @@ class NumpyPlayScorer:
     (summation order).
     """
 
-    #: Play rows scored together (their layer outputs, 128 and 64 KB at the default sizes, stay in cache).
-    BLOCK = 128
+    #: Play rows scored together (their layer outputs, 256 and 128 KB at the default sizes, stay in cache).
+    BLOCK = 256
 
     def __init__(self, net: PlayScoringNet):
         def arr(t: torch.Tensor) -> np.ndarray:  # a copy (np.array copies), whatever the device and dtype
