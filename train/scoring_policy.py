@@ -463,7 +463,7 @@ class LearnedAgent(Agent):
     """Plays the highest-scoring legal play of a :class:`PlayScoringNet` (``greedy=True``) or samples
     from its softmax. It scores with :class:`NumpyPlayScorer` (a copy of the network's weights, made
     again when they change, shared by every agent on the network): for the shipped 4-player model,
-    0.57 ms of CPU per decision with a choice beside heuristic agents and 0.9 to 1.1 ms beside an
+    0.54 ms of CPU per decision with a choice beside heuristic agents and about 0.9 ms beside an
     ISMCTS agent, whose search leaves the caches cold (``seers eval`` prints it). A network in
     training mode (``net.training``; :func:`load_policy` returns one in eval mode) is copied at every
     decision, since some of its changes leave no trace that :meth:`NumpyPlayScorer.matches` could see
