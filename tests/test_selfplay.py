@@ -455,6 +455,38 @@ def test_blas_threads_restored_when_concurrent_scorers_interleave():
         assert [set(s) for s in seen] == [{1}, {1}] and set(blas_threads()) == {2}
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_blas_threads_in_a_child_forked_from_inside_a_decision():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from train.scoring_policy import _blas_one_thread
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        if not blas_threads() or set(blas_threads()) != {2}:
+            pytest.skip("numpy's BLAS cannot run on 2 threads here")
+        read, write = os.pipe()
+        with _blas_one_thread():
+            pid = os.fork()
+            if pid == 0:  # the child: inside, then out (restored), then a new decision limits again
+                seen = [blas_threads()]
+        if pid == 0:
+            seen.append(blas_threads())
+            with _blas_one_thread():
+                seen.append(blas_threads())
+            seen.append(blas_threads())
+            os.write(write, json.dumps(seen).encode())
+            os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        child = json.loads(os.read(read, 1000).decode())
+        os.close(read)
+        assert [set(s) for s in child] == [{1}, {2}, {1}, {2}]
+        assert set(blas_threads()) == {2}
+
+
 def test_pickled_learned_agent_leaves_its_weight_copy_and_plays_the_same():
     import pickle
 

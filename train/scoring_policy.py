@@ -176,7 +176,8 @@ class PlayScoringNet(nn.Module):
 
 _BLAS = None  # (get, set) thread-count functions of each BLAS library numpy loaded, found at first use
 _BLAS_LOCK = threading.Lock()
-_BLAS_USERS = 0  # threads inside _blas_one_thread now
+_BLAS_USERS = 0  # threads inside _blas_one_thread now (with nesting)
+_BLAS_DEPTH = threading.local()  # this thread's nesting, for a child forked from inside
 _BLAS_SAVED: list[tuple[object, int]] = []  # each library's setter and count when the first user entered
 
 
@@ -192,7 +193,7 @@ def _blas_thread_functions() -> tuple:
     out = []
     for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
         get = put = None
-        if (getattr(lib, "internal_api", "") == "openblas" and getattr(lib, "threading_layer", "") != "openmp"
+        if (getattr(lib, "internal_api", "") == "openblas" and getattr(lib, "threading_layer", "") == "pthreads"
                 and hasattr(lib, "_get_symbol")):
             get, put = lib._get_symbol("openblas_get_num_threads"), lib._get_symbol("openblas_set_num_threads")
         if get is None or put is None:
@@ -214,16 +215,23 @@ def _blas_one_thread():
             _BLAS = _blas_thread_functions()
         if _BLAS_USERS == 0:
             _BLAS_SAVED[:] = [(put, get()) for get, put in _BLAS]
-            for put, n in _BLAS_SAVED:
-                if n is not None and n != 1:
-                    put(1)
+            try:
+                for put, n in _BLAS_SAVED:
+                    if n is not None and n != 1:
+                        put(1)
+            except BaseException:
+                _restore_blas()  # nothing left half set
+                raise
         _BLAS_USERS += 1
+        _BLAS_DEPTH.n = getattr(_BLAS_DEPTH, "n", 0) + 1
     try:
         yield
     finally:
         with _BLAS_LOCK:
+            _BLAS_DEPTH.n -= 1
             _BLAS_USERS -= 1
-            if _BLAS_USERS == 0:
+            if _BLAS_USERS <= 0:
+                _BLAS_USERS = 0
                 _restore_blas()
 
 
@@ -235,11 +243,14 @@ def _restore_blas() -> None:
 
 
 def _blas_after_fork() -> None:
-    """In a forked child: a fresh lock (another thread may have held it at the fork) and the counts back."""
+    """In a forked child: a fresh lock (another thread may have held it at the fork); only the forking
+    thread exists there, so the users are its own nesting (it restores the counts when it leaves), or,
+    when it was outside, the counts go back now."""
     global _BLAS_LOCK, _BLAS_USERS
     _BLAS_LOCK = threading.Lock()
-    _restore_blas()
-    _BLAS_USERS = 0
+    _BLAS_USERS = getattr(_BLAS_DEPTH, "n", 0)
+    if _BLAS_USERS == 0:
+        _restore_blas()
 
 
 if hasattr(os, "register_at_fork"):
