@@ -249,13 +249,26 @@ def test_numpy_scorer_gives_the_networks_logits(n_players, prior):
     assert compared >= 20
 
 
-def test_learned_agent_follows_weight_changes_and_restores_blas_threads():
+def blas_threads() -> list[int]:
+    """numpy's BLAS libraries' thread counts (threadpoolctl)."""
     from threadpoolctl import threadpool_info
 
-    from seers_env.features import encode_plays, encode_state
+    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
 
-    def blas_threads():
-        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+@pytest.fixture
+def two_blas_threads():
+    """numpy's BLAS on 2 threads for the test (skipped where it cannot run on 2)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        if not blas_threads() or set(blas_threads()) != {2}:
+            pytest.skip("numpy's BLAS cannot run on 2 threads here")
+        yield
+
+
+def test_learned_agent_follows_weight_changes_and_restores_blas_threads():
+    from seers_env.features import encode_plays, encode_state
 
     def torch_choice(view, legal):
         with torch.no_grad():
@@ -417,74 +430,58 @@ def test_numpy_scorer_owns_its_weights_and_checks_shapes():
     assert scorer.score(state, rows[:0]).shape == (0,)
 
 
-def test_blas_threads_restored_when_concurrent_scorers_interleave():
-    from threadpoolctl import threadpool_info, threadpool_limits
-
+def test_blas_threads_restored_when_concurrent_scorers_interleave(two_blas_threads):
     from train.scoring_policy import _blas_one_thread
 
-    def blas_threads():
-        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    # two threads' decisions, interleaved: A enters, B enters, A leaves, B leaves
+    a, b = _blas_one_thread(), _blas_one_thread()
+    a.__enter__()
+    b.__enter__()
+    assert set(blas_threads()) == {1}
+    a.__exit__(None, None, None)
+    assert set(blas_threads()) == {1}  # B still scoring
+    b.__exit__(None, None, None)
+    assert set(blas_threads()) == {2}
+    with pytest.raises(ZeroDivisionError), _blas_one_thread():  # restored when scoring raises
+        1 / 0
+    assert set(blas_threads()) == {2}
+    # other threads too, after this one has set the count (one process-wide pool: threadpoolctl's
+    # controller methods act only in the first thread that called them)
+    import threading
 
-    with threadpool_limits(limits=2, user_api="blas"):
-        if not blas_threads() or set(blas_threads()) != {2}:
-            pytest.skip("numpy's BLAS cannot run on 2 threads here")
-        # two threads' decisions, interleaved: A enters, B enters, A leaves, B leaves
-        a, b = _blas_one_thread(), _blas_one_thread()
-        a.__enter__()
-        b.__enter__()
-        assert set(blas_threads()) == {1}
-        a.__exit__(None, None, None)
-        assert set(blas_threads()) == {1}  # B still scoring
-        b.__exit__(None, None, None)
-        assert set(blas_threads()) == {2}
-        with pytest.raises(ZeroDivisionError), _blas_one_thread():  # restored when scoring raises
-            1 / 0
-        assert set(blas_threads()) == {2}
-        # other threads too, after this one has set the count (one process-wide pool: threadpoolctl's
-        # controller methods act only in the first thread that called them)
-        import threading
+    seen = []
 
-        seen = []
+    def decide():
+        with _blas_one_thread():
+            seen.append(blas_threads())
 
-        def decide():
-            with _blas_one_thread():
-                seen.append(blas_threads())
-
-        first, second = threading.Thread(target=decide), threading.Thread(target=decide)
-        first.start(), first.join(), second.start(), second.join()
-        assert [set(s) for s in seen] == [{1}, {1}] and set(blas_threads()) == {2}
+    first, second = threading.Thread(target=decide), threading.Thread(target=decide)
+    first.start(), first.join(), second.start(), second.join()
+    assert [set(s) for s in seen] == [{1}, {1}] and set(blas_threads()) == {2}
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_blas_threads_in_a_child_forked_from_inside_a_decision():
-    from threadpoolctl import threadpool_info, threadpool_limits
-
+def test_blas_threads_in_a_child_forked_from_inside_a_decision(two_blas_threads):
     from train.scoring_policy import _blas_one_thread
 
-    def blas_threads():
-        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-
-    with threadpool_limits(limits=2, user_api="blas"):
-        if not blas_threads() or set(blas_threads()) != {2}:
-            pytest.skip("numpy's BLAS cannot run on 2 threads here")
-        read, write = os.pipe()
+    read, write = os.pipe()
+    with _blas_one_thread():
+        pid = os.fork()
+        if pid == 0:  # the child: inside, then out (restored), then a new decision limits again
+            seen = [blas_threads()]
+    if pid == 0:
+        seen.append(blas_threads())
         with _blas_one_thread():
-            pid = os.fork()
-            if pid == 0:  # the child: inside, then out (restored), then a new decision limits again
-                seen = [blas_threads()]
-        if pid == 0:
             seen.append(blas_threads())
-            with _blas_one_thread():
-                seen.append(blas_threads())
-            seen.append(blas_threads())
-            os.write(write, json.dumps(seen).encode())
-            os._exit(0)
-        os.close(write)
-        os.waitpid(pid, 0)
-        child = json.loads(os.read(read, 1000).decode())
-        os.close(read)
-        assert [set(s) for s in child] == [{1}, {2}, {1}, {2}]
-        assert set(blas_threads()) == {2}
+        seen.append(blas_threads())
+        os.write(write, json.dumps(seen).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    child = json.loads(os.read(read, 1000).decode())
+    os.close(read)
+    assert [set(s) for s in child] == [{1}, {2}, {1}, {2}]
+    assert set(blas_threads()) == {2}
 
 
 def test_pickled_learned_agent_leaves_its_weight_copy_and_plays_the_same():
