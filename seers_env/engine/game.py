@@ -294,7 +294,12 @@ class Game:
     ``top_seat``, ``trick`` (list of ``(seat, Play)`` this trick), ``passed``, ``played[seat]`` and
     ``known[seat]`` (cards publicly known to be in a hand, taken with the Rod), ``round_scores``,
     ``discards``, ``hidden`` (2-player removed cards), ``suits`` (this round's suits), ``game_over``.
+
+    Implements :class:`seers_env.protocol.GameState`.
     """
+
+    #: registry name (:data:`seers_env.games.GAMES`)
+    game_name = "seers_catalog"
 
     def __init__(self, config: GameConfig | None = None, seed: int | None = None, *,
                  rng: np.random.Generator | None = None):

@@ -24,6 +24,9 @@ class SeatView:
 
     __slots__ = ("_game", "seat")
 
+    #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.SeatView`
+    game_name = "seers_catalog"
+
     def __init__(self, game: Game, seat: int):
         if not 0 <= seat < game.n_players:
             raise ValueError(f"seat {seat!r} is not one of 0..{game.n_players - 1}")
