@@ -190,7 +190,7 @@ def create_app(limits: Limits | None = None, seed: int | None = None,
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> JSONResponse:
         body = await json_body(request)
-        session = await in_worker(request, lambda should_stop: store.create(body))
+        session = await in_worker(request, lambda should_stop: store.create(body, should_stop))
         return JSONResponse(store.state(session), status_code=201)
 
     @app.post("/api/replays", status_code=201)
@@ -199,6 +199,8 @@ def create_app(limits: Limits | None = None, seed: int | None = None,
 
         def replay(should_stop: Callable[[], bool]) -> dict[str, Any]:
             log, source = parse_upload(data, store.limits, game, should_stop)
+            if should_stop():
+                raise Stopped("stopped (the request was given up or the server is stopping); no replay was made")
             return store.state(store.create_replay(log, source), reveal=True)
 
         return JSONResponse(await in_worker(request, replay), status_code=201)

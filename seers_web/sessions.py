@@ -73,7 +73,7 @@ class Limits:
         max_upload_bytes: largest accepted upload (413 above).
         max_rounds: most rounds of a game the page starts or replays (players are 2..5, rules section 2).
         max_ismcts_iterations, max_ismcts_seconds: the largest ISMCTS budget per move a page may ask for
-            (about 1 s per move at 5 players for the iterations).
+            (500 iterations: about 0.5 s per move at 5 players on an idle core, more on a loaded one).
         max_search_s_per_game: seconds of thinking (wall time of ``act``) all agents of one game may use;
             a later ``advance`` is refused (429).
         max_workers: agent decisions, game creations and uploads in progress at once, over all games;
@@ -100,7 +100,7 @@ class Limits:
 #: Specs without an argument the page may name (agent kinds of :func:`agents.make_agent` that read no file
 #: but the shipped model); ``ismcts`` also takes a budget, ``ismcts:<iterations>`` or ``ismcts:<seconds>s``.
 PAGE_SPECS = ("random", "greedy", "heuristic", "ismcts", "learned")
-_ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,6}(?:\.[0-9]{1,6})?)s)$")
+_ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{1,30}(?:\.[0-9]{1,30})?)s)$")
 MAX_SPEC_CHARS = 200
 
 
@@ -409,8 +409,9 @@ class SessionStore:
         return len(self._sessions)
 
     # --- creation ------------------------------------------------------------------------------------
-    def create(self, body: Any) -> Session:
-        """Start a ``play`` or ``watch`` game from the page's form.
+    def create(self, body: Any, should_stop: Callable[[], bool] = never_stop) -> Session:
+        """Start a ``play`` or ``watch`` game from the page's form (not kept when ``should_stop()`` is true
+        once its agents are built: nobody waits for it).
 
         ``body`` keys: ``mode`` (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's
         seat), ``agents`` (a list of specs, one per agent seat in seat order, or one for all; see
@@ -419,6 +420,7 @@ class SessionStore:
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
+            Stopped: ``should_stop()`` (503).
         """
         if not isinstance(body, dict):
             raise WebError("the request body must be a JSON object with mode, players, agents, ...")
@@ -465,6 +467,8 @@ class SessionStore:
             except (ValueError, OSError) as err:
                 raise WebError(f"agent {agent.name!r} cannot play at this table: {err}") from None
         names = ["you" if s == seat else agents[s].name for s in range(players)]
+        if should_stop():
+            raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
         return self._add(Session(secrets.token_hex(4), mode, game, names, agents, seat, seed))
 
     def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
