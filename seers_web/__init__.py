@@ -7,6 +7,7 @@ and turns them into JSON for a small static front end (``static/``, no build ste
 Modules:
     :mod:`seers_web.sessions`: live games, watched games and replays, with their limits (no web imports).
     :mod:`seers_web.uploads`: reading uploaded game logs and tournament results.
+    :mod:`seers_web.guard`: the middleware that answers the server's own page only (Host, Origin, JSON).
     :mod:`seers_web.app`: the FastAPI application (``create_app``).
     :mod:`seers_web.cli`: the ``seers serve`` command.
 """

@@ -18,10 +18,40 @@ def is_local(host: str) -> bool:
         return False
 
 
+SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn).
+
+The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no path sent
+by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
+
+The server answers only its own page: a request must name it in Host (localhost, 127.0.0.1, [::1] or the
+address it came in on, at the served port), a browser's Origin must be that page's, and a body must be
+JSON (Content-Type: application/json). Other web sites are refused (403), and so are other names for this
+machine (DNS rebinding); --allow-origin lets a named origin in.
+
+Limits: 2..5 players and 1..{max_rounds} rounds; ISMCTS at most {iterations} iterations or {seconds:g} s per move
+from the page (--agent specs are used as given); {search:g} s of agent thinking per game; {workers} agent
+decisions or uploads at once; uploads up to --max-upload-kb. An uploaded game log is replayed from its
+recorded plays (no agent runs); a tournament result is played again only when its agents are {replayable}.
+Work stops when its game is closed or its client goes away; the server stops about 1 s after Ctrl-C or
+SIGTERM. More in docs/web_server.md.
+"""
+
+
+def serve_help() -> str:
+    """:data:`SERVE_HELP` with the default :class:`~seers_web.sessions.Limits` filled in."""
+    from .sessions import Limits
+    from .uploads import REPLAYABLE_SPECS
+
+    lim = Limits()
+    return SERVE_HELP.format(max_rounds=lim.max_rounds, iterations=lim.max_ismcts_iterations,
+                             seconds=lim.max_ismcts_seconds, search=lim.max_search_s_per_game,
+                             workers=lim.max_workers, replayable=", ".join(REPLAYABLE_SPECS))
+
+
 def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
     """Add ``seers serve`` to the ``seers`` app."""
 
-    @app.command()
+    @app.command(help=serve_help())
     def serve(
         host: str = typer.Option("127.0.0.1", metavar="HOST", help="Address to listen on (0.0.0.0: the network; warns)."),
         port: int = typer.Option(8000, min=0, max=65535, metavar="PORT", help="Port (0: any free port)."),
@@ -31,12 +61,12 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
         max_upload_kb: int = typer.Option(2000, min=1, metavar="KB", help="Largest upload, in kB."),
         seed: int = typer.Option(None, metavar="SEED", help="Seed of the deals of games started without a seed."),
+        allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="ORIGIN", help="Also answer pages "
+                                               "from ORIGIN (scheme://host[:port], e.g. http://my-box.lan:8000) "
+                                               "and requests naming its host (repeatable). Only for origins you "
+                                               "trust: they can start games and run agents."),
     ) -> None:
-        """Play, watch and replay games in a local web page (FastAPI + uvicorn).
-
-        The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no
-        path sent by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
-        """
+        """Play, watch and replay games in a local web page (help: :data:`SERVE_HELP`)."""
         try:
             import uvicorn
 
@@ -61,14 +91,20 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             pass
         limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs,
                         suggested_specs=suggested)
+        try:
+            web_app = create_app(limits, seed=seed, allowed_origins=allow_origin)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--allow-origin") from None
         if not is_local(host):
             typer.secho(f"WARNING: listening on {host}: anyone who can reach this machine on this port can use "
                         "the page and make the server run agents. Use --host 127.0.0.1 to keep it local.",
                         fg="red", err=True)
         # log_config=None: uvicorn's dictConfig would close every logging handler already installed
-        # (a host program's, or pytest's capture), so warnings go through the standard logging defaults
-        server = uvicorn.Server(uvicorn.Config(create_app(limits, seed=seed), host=host, port=port,
-                                               log_level="warning", log_config=None))
+        # (a host program's, or pytest's capture), so warnings go through the standard logging defaults.
+        # timeout_graceful_shutdown: on SIGTERM, requests still open after 1 s are cancelled (their
+        # workers are daemon threads that stop at their next check)
+        server = uvicorn.Server(uvicorn.Config(web_app, host=host, port=port, log_level="warning",
+                                               log_config=None, timeout_graceful_shutdown=1))
 
         def announce() -> None:  # once the socket is bound, so that --port 0 shows the real port
             import time

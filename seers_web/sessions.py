@@ -11,7 +11,11 @@ Every method that changes a session checks the whole request first and raises :c
 HTTP status and a message naming the bad value and what is allowed) before touching anything, so a
 rejected request leaves the game as it was. The engine decides legality (:meth:`Game.apply`).
 
-Memory is bounded by :class:`Limits`: a fixed number of live sessions, finished games expire, idle ones too.
+Memory and work are bounded by :class:`Limits`: a fixed number of live sessions, finished games expire,
+idle ones too; agent budgets (ISMCTS iterations or seconds per move), rounds and players are capped, and
+each game's agents get a ceiling of thinking time. Work that runs in a worker thread
+(:meth:`SessionStore.advance`, :func:`seers_web.uploads.parse_upload`) takes a ``should_stop`` callable
+and checks it between decisions: deleting a game, a client that goes away or a server that stops ends it.
 """
 
 from __future__ import annotations
@@ -46,6 +50,18 @@ class WebError(Exception):
             self.status = status
 
 
+class Stopped(WebError):
+    """Work given up between two decisions: its game was closed (410), or the client went away or the
+    server is stopping (503). Nothing of the unfinished work is kept."""
+
+    status = 503
+
+
+def never_stop() -> bool:
+    """The ``should_stop`` of work run directly (not by the web app): never asks to stop."""
+    return False
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds on what the server keeps and accepts.
@@ -55,9 +71,16 @@ class Limits:
         finished_ttl_s: seconds a finished game is kept after its last request.
         idle_ttl_s: seconds any session is kept without a request.
         max_upload_bytes: largest accepted upload (413 above).
-        max_ismcts_iterations, max_ismcts_seconds: the largest ISMCTS budget a page may ask for.
-        allowed_specs: agent specs given on the command line (``seers serve --agent``); the only specs with
-            a non-numeric argument (a model file) the page may use, since the server reads no client path.
+        max_rounds: most rounds of a game the page starts or replays (players are 2..5, rules section 2).
+        max_ismcts_iterations, max_ismcts_seconds: the largest ISMCTS budget per move a page may ask for
+            (500 iterations: about 0.5 s per move at 5 players on an idle core, more on a loaded one).
+        max_search_s_per_game: seconds of thinking (wall time of ``act``) all agents of one game may use;
+            a later ``advance`` is refused (429).
+        max_workers: agent decisions, game creations and uploads in progress at once, over all games;
+            one more is refused (503).
+        allowed_specs: agent specs given on the command line (``seers serve --agent``), used as given (no
+            budget cap); the only specs with a file argument (a model) the page may use, since the server
+            reads no client path.
         suggested_specs: the specs the page's menus offer (any allowed spec may be typed).
     """
 
@@ -65,49 +88,79 @@ class Limits:
     finished_ttl_s: float = 1800.0
     idle_ttl_s: float = 6 * 3600.0
     max_upload_bytes: int = 2_000_000
-    max_ismcts_iterations: int = 2000
-    max_ismcts_seconds: float = 5.0
+    max_rounds: int = 20
+    max_ismcts_iterations: int = 500
+    max_ismcts_seconds: float = 1.0
+    max_search_s_per_game: float = 600.0
+    max_workers: int = 4
     allowed_specs: tuple[str, ...] = ()
     suggested_specs: tuple[str, ...] = ("heuristic", "greedy", "random", "ismcts:200")
 
 
-# A spec whose argument, if any, is a number or a number of seconds (no file path).
-_SAFE_SPEC = re.compile(r"^[a-z][a-z0-9_\-]*(:[0-9]+(\.[0-9]+)?s?)?$")
+#: Specs without an argument the page may name (agent kinds of :func:`agents.make_agent` that read no file
+#: but the shipped model); ``ismcts`` also takes a budget, ``ismcts:<iterations>`` or ``ismcts:<seconds>s``.
+PAGE_SPECS = ("random", "greedy", "heuristic", "ismcts", "learned")
+_ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{1,30}(?:\.[0-9]{1,30})?)s)$")
+MAX_SPEC_CHARS = 200
 
 
-def check_spec(spec: Any, limits: Limits) -> str:
+def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
     """Validate an agent spec sent by the page and return it stripped.
 
-    Allowed: the specs in ``limits.allowed_specs``, and specs without a file argument that
-    :func:`agents.make_agent` accepts (e.g. ``heuristic``, ``ismcts:200``, ``ismcts:0.5s``), within the
-    ISMCTS budget limits.
+    Allowed: the specs in ``limits.allowed_specs`` (as given), and :data:`PAGE_SPECS`, with
+    ``ismcts:<iterations>`` or ``ismcts:<seconds>s`` within ``limits.max_ismcts_iterations`` and
+    ``limits.max_ismcts_seconds``. The agent is built once (:func:`agents.make_agent`) to check it can be.
+
+    Args:
+        where: the request field the spec came from, named in the errors (``agents[1]``).
 
     Raises:
-        WebError: not a string, names a file, budget too large, or unknown to ``make_agent`` (400).
+        WebError: not a string, names a file, a malformed or too large budget, an unknown spec or one that
+            cannot be built here (400).
     """
     from agents import make_agent
 
-    if not isinstance(spec, str) or not spec.strip():
-        raise WebError(f"agent spec {spec!r} must be a non-empty string such as 'heuristic'")
+    if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_CHARS:
+        raise WebError(f"{where}: agent spec {spec!r} must be a non-empty string of at most {MAX_SPEC_CHARS} "
+                       "characters such as 'heuristic'")
     spec = spec.strip()
     if spec in limits.allowed_specs:
         return spec
-    if not _SAFE_SPEC.match(spec):
-        raise WebError(f"agent spec {spec!r} is not allowed from the page: the server reads no file path "
-                       f"sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
-    name, _, arg = spec.partition(":")
-    if name == "ismcts" and arg:
-        if arg.endswith("s") and float(arg[:-1]) > limits.max_ismcts_seconds:
-            raise WebError(f"agent spec {spec!r}: at most {limits.max_ismcts_seconds:g}s per move here")
-        if not arg.endswith("s") and int(arg) > limits.max_ismcts_iterations:
-            raise WebError(f"agent spec {spec!r}: at most {limits.max_ismcts_iterations} iterations per move here")
+    name, colon, arg = spec.partition(":")
+    if colon and name != "ismcts":
+        raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
+                       f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
+    if name not in PAGE_SPECS:
+        offered = ", ".join(PAGE_SPECS + limits.allowed_specs)
+        raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {offered}, "
+                       f"ismcts:<iterations> or ismcts:<seconds>s")
+    if colon:
+        budget = _ISMCTS_BUDGET.match(arg)
+        if budget is None:
+            raise WebError(f"{where}: agent spec {spec!r} has a malformed ISMCTS budget {arg!r}: use a whole "
+                           f"number of iterations (ismcts:200) or of seconds ending in s (ismcts:0.5s)")
+        if budget["iterations"] is not None:
+            iterations = int(budget["iterations"])
+            if not 1 <= iterations <= limits.max_ismcts_iterations:
+                raise WebError(f"{where}: agent spec {spec!r}: use 1..{limits.max_ismcts_iterations} "
+                               "iterations per move here")
+        else:
+            seconds = float(budget["seconds"])
+            if not 0 < seconds <= limits.max_ismcts_seconds:
+                raise WebError(f"{where}: agent spec {spec!r}: use more than 0 and at most "
+                               f"{limits.max_ismcts_seconds:g}s per move here")
     try:
-        make_agent(spec, seed=0)
+        agent = make_agent(spec, seed=0)
     except ValueError as err:
-        raise WebError(str(err)) from None
+        raise WebError(f"{where}: {err}") from None
     except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
-        raise WebError(f"agent spec {spec!r} cannot be used on this server ({type(err).__name__}: {err})") \
-            from None
+        raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
+                       f"{err})") from None
+    iterations, seconds = getattr(agent, "iterations", None), getattr(agent, "seconds", None)
+    if name == "ismcts" and seconds is None and isinstance(iterations, int) \
+            and iterations > limits.max_ismcts_iterations:  # the bare spec's default budget
+        raise WebError(f"{where}: agent spec {spec!r} runs {iterations} iterations per move; at most "
+                       f"{limits.max_ismcts_iterations} iterations per move here")
     return spec
 
 
@@ -261,6 +314,9 @@ class Session:
     source: dict[str, Any] = field(default_factory=dict)  # replay: where the log came from
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    closed: threading.Event = field(default_factory=threading.Event)  # set when deleted or expired
+    busy: bool = False  # an agent is choosing a play (guarded by lock)
+    search_s: float = 0.0  # seconds its agents have spent in act
 
     @property
     def finished(self) -> bool:
@@ -286,6 +342,8 @@ class SessionStore:
         self.clock = clock
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self.closing = threading.Event()  # the server is stopping: workers stop at their next check
+        self.work_slots = threading.BoundedSemaphore(self.limits.max_workers)
 
     # --- bookkeeping ---------------------------------------------------------------------------------
     def sweep(self) -> list[str]:
@@ -299,6 +357,7 @@ class SessionStore:
                 if age > self.limits.idle_ttl_s or (s.finished and age > self.limits.finished_ttl_s):
                     gone.append(sid)
                     del self._sessions[sid]
+                    s.closed.set()
         return gone
 
     def _add(self, session: Session) -> Session:
@@ -326,9 +385,16 @@ class SessionStore:
         return s
 
     def delete(self, sid: str) -> None:
-        self.get(sid)
+        """Close the session ``sid``: its place is freed and a worker choosing a play for it stops (the play
+        is not made). Raises :class:`WebError` 404 when there is none."""
+        session = self.get(sid)
         with self._lock:
             self._sessions.pop(sid, None)
+        session.closed.set()
+
+    def close_all(self) -> None:
+        """Stop every worker at its next check (the server is stopping); sessions stay readable."""
+        self.closing.set()
 
     def summaries(self) -> list[dict[str, Any]]:
         """Summary of every live session, newest first."""
@@ -343,15 +409,18 @@ class SessionStore:
         return len(self._sessions)
 
     # --- creation ------------------------------------------------------------------------------------
-    def create(self, body: Any) -> Session:
-        """Start a ``play`` or ``watch`` game from the page's form.
+    def create(self, body: Any, should_stop: Callable[[], bool] = never_stop) -> Session:
+        """Start a ``play`` or ``watch`` game from the page's form (not kept when ``should_stop()`` is true
+        once its agents are built: nobody waits for it).
 
         ``body`` keys: ``mode`` (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's
-        seat), ``agents`` (a list of specs, one per agent seat in seat order, or one for all), ``seed``
-        (optional, >= 0), ``rounds`` (1..20), ``artifacts`` (bool).
+        seat), ``agents`` (a list of specs, one per agent seat in seat order, or one for all; see
+        :func:`check_spec`), ``seed`` (optional, 0..2**63-1), ``rounds`` (1..``limits.max_rounds``),
+        ``artifacts`` (bool).
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
+            Stopped: ``should_stop()`` (503).
         """
         if not isinstance(body, dict):
             raise WebError("the request body must be a JSON object with mode, players, agents, ...")
@@ -363,7 +432,7 @@ class SessionStore:
         if mode not in ("play", "watch"):
             raise WebError(f"mode {mode!r} is not one of 'play', 'watch' (replays are uploaded)")
         players = _int_field(body, "players", 4, 2, 5)
-        rounds = _int_field(body, "rounds", 4, 1, 20)
+        rounds = _int_field(body, "rounds", 4, 1, self.limits.max_rounds)
         seat = _int_field(body, "seat", 0, 0, players - 1) if mode == "play" else None
         artifacts = body.get("artifacts", True)
         if not isinstance(artifacts, bool):
@@ -379,12 +448,12 @@ class SessionStore:
         if not isinstance(specs, list):
             raise WebError(f"agents={specs!r} must be a list of agent specs")
         agent_seats = [s for s in range(players) if s != seat]
+        if len(specs) != len(agent_seats) and len(specs) != 1:
+            raise WebError(f"agents: {len(agent_seats)} agent seats need {len(agent_seats)} agent specs (or "
+                           f"one for all), got {len(specs)}: {specs[:8]!r}")
+        specs = [check_spec(s, self.limits, f"agents[{i}]") for i, s in enumerate(specs)]
         if len(specs) == 1:
             specs = specs * len(agent_seats)
-        if len(specs) != len(agent_seats):
-            raise WebError(f"{len(agent_seats)} agent seats need {len(agent_seats)} agent specs (or one for "
-                           f"all), got {len(specs)}: {specs!r}")
-        specs = [check_spec(s, self.limits) for s in specs]
         from agents import make_agent
         from seers_env.cli.play_cli import agent_seed
 
@@ -398,6 +467,8 @@ class SessionStore:
             except (ValueError, OSError) as err:
                 raise WebError(f"agent {agent.name!r} cannot play at this table: {err}") from None
         names = ["you" if s == seat else agents[s].name for s in range(players)]
+        if should_stop():
+            raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
         return self._add(Session(secrets.token_hex(4), mode, game, names, agents, seat, seed))
 
     def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
@@ -472,12 +543,18 @@ class SessionStore:
             except IllegalPlayError as err:
                 raise WebError(str(err)) from None
 
-    def advance(self, session: Session, body: Any = None) -> None:
+    def advance(self, session: Session, body: Any = None, should_stop: Callable[[], bool] = never_stop) -> None:
         """Make the next agent's play (``body = {"move": N}`` optional, to refuse a stale request).
 
+        The agent chooses without holding the session's lock (reading the game stays possible) and one
+        agent at a time per session; ``should_stop`` and the session's ``closed`` flag are checked once
+        the choice is made, and the play is not made then.
+
         Raises:
-            WebError: a replay, the person's turn, game over or stale move number (409); the agent raised
-                or made an illegal play (500, naming the agent; the game is unchanged).
+            WebError: a replay, the person's turn, game over, stale move number or an agent still choosing
+                (409); the game's agents used their thinking time (429); the agent raised or made an
+                illegal play (500, naming the agent; the game is unchanged).
+            Stopped: the game was closed (410) or ``should_stop()`` became true (503) while the agent chose.
         """
         if session.mode == "replay":
             raise WebError(f"game {session.id} is a replay: use seek to move through it", 409)
@@ -495,13 +572,38 @@ class SessionStore:
             seat = game.current
             if seat == session.human:
                 raise WebError("it is your turn: choose a play", 409)
+            if session.busy:
+                raise WebError(f"the agent at player_{seat} is still choosing its play; wait for it", 409)
+            if session.search_s >= self.limits.max_search_s_per_game:
+                raise WebError(f"the agents of game {session.id} have used {session.search_s:.0f} s of thinking "
+                               f"time, the limit per game on this server ({self.limits.max_search_s_per_game:g} "
+                               "s); start a game with smaller budgets", 429)
             agent = session.agents[seat]
+            session.busy = True
+        try:
+            start = time.perf_counter()
             try:
                 play = agent.act(SeatView(game, seat))
-                game.apply(play)
             except Exception as err:  # a broken agent: say which, keep the game as it was
                 raise WebError(f"the agent at player_{seat} ({agent.name}) failed: {type(err).__name__}: {err}",
                                500) from err
+            finally:
+                session.search_s += time.perf_counter() - start
+            with session.lock:
+                if session.closed.is_set():
+                    raise Stopped(f"game {session.id} was closed while player_{seat} chose; no play was made",
+                                  410)
+                if should_stop():
+                    raise Stopped(f"stopped (the request was given up or the server is stopping) while "
+                                  f"player_{seat} chose; no play was made")
+                try:
+                    game.apply(play)
+                except Exception as err:  # the engine changes nothing on an illegal play
+                    raise WebError(f"the agent at player_{seat} ({agent.name}) failed: {type(err).__name__}: "
+                                   f"{err}", 500) from err
+        finally:
+            with session.lock:
+                session.busy = False
 
     def seek(self, session: Session, body: Any) -> None:
         """Show a replay after ``body["step"]`` plays (0..number of plays).

@@ -32,9 +32,14 @@ class Clock:
         return self.t
 
 
+def local_client(app) -> TestClient:
+    """A client as the page is one: the server's own address, JSON bodies (the server refuses others)."""
+    return TestClient(app, base_url="http://127.0.0.1:8000", headers={"Content-Type": "application/json"})
+
+
 @pytest.fixture
 def client():
-    return TestClient(create_app(Limits(max_sessions=6, max_upload_bytes=200_000), seed=0))
+    return local_client(create_app(Limits(max_sessions=6, max_upload_bytes=200_000), seed=0))
 
 
 def new_game(client, **kw) -> dict:
@@ -128,7 +133,7 @@ def test_replay_of_a_seers_play_save_steps_both_ways(client, tmp_path):
 
 
 def test_replay_of_a_tournament_game_plays_it_again():
-    client = TestClient(create_app(seed=0))
+    client = local_client(create_app(seed=0))
     result = run_tournament(["random", "greedy"], games=1, seed=5, workers=1, n_rounds=1, progress=False)
     data = json.dumps(result.to_dict()).encode()
     r = client.post("/api/replays?game=1", content=data)
@@ -145,9 +150,9 @@ def test_replay_of_a_tournament_game_plays_it_again():
     assert st["artifacts"] is False
     # a model file in the specs is refused: the server reads no path from a client
     d = result.to_dict()
-    d["specs"] = ["ppo:/etc/passwd", "random"]
+    d["specs"] = ["ppo:/etc/passwd", "random"]  # refused before any agent is built: the result has no plays
     r = client.post("/api/replays", content=json.dumps(d).encode())
-    assert r.status_code == 400 and "reads no file path" in r.json()["error"]
+    assert r.status_code == 400 and "specs[0]='ppo:/etc/passwd'" in r.json()["error"]
     r = client.post("/api/replays?game=7", content=data)
     assert r.status_code == 400 and "0..1" in r.json()["error"]
 
@@ -320,7 +325,7 @@ def test_live_games_are_limited_and_finished_games_expire():
     app = create_app(Limits(max_sessions=2, finished_ttl_s=60, idle_ttl_s=600), seed=0)
     store = app.state.store
     store.clock = clock
-    client = TestClient(app)
+    client = local_client(app)
     a = new_game(client)
     w = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"], "rounds": 1}).json()
     r = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"]})
@@ -353,7 +358,7 @@ def test_page_and_meta_are_served(client):
 
 def test_command_line_specs_may_name_files():
     app = create_app(Limits(allowed_specs=("ppo:runs/model.zip",)))
-    assert "ppo:runs/model.zip" in TestClient(app).get("/api/meta").json()["specs"]
+    assert "ppo:runs/model.zip" in local_client(app).get("/api/meta").json()["specs"]
     from seers_web.sessions import check_spec
 
     assert check_spec(" ppo:runs/model.zip ", app.state.store.limits) == "ppo:runs/model.zip"
