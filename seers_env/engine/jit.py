@@ -31,8 +31,8 @@ honoured too. numba's global configuration is not touched, so other libraries' c
 The cache is an optimisation, never a point of failure (numba itself would raise on each):
 
 * A damaged entry (an empty, truncated or garbage ``.nbi`` index or ``.nbc`` data file: ``EOFError``,
-  ``pickle.UnpicklingError``, ``ValueError``, ``TypeError``, ``zlib``/``struct`` errors, unreadable files) is
-  dropped: :class:`TolerantIndexDataCacheFile` deletes the file and reports a miss, so numba compiles the
+  ``pickle.UnpicklingError``, ``ValueError``, ``TypeError``, unreadable files; a data file whose SHA-256,
+  stored in front of it, does not match) is dropped: :class:`TolerantIndexDataCacheFile` deletes the file and reports a miss, so numba compiles the
   function again and rewrites the entry; a failure while rebuilding a loaded entry is a miss too
   (:meth:`SourcesFunctionCache.load_overload`).
 * A failed save (folder gone or read-only, disk full) keeps the compiled code in memory for this process.
@@ -54,6 +54,7 @@ import functools
 import hashlib
 import inspect
 import os
+import pickle
 import warnings
 from pathlib import Path
 
@@ -143,8 +144,26 @@ class TolerantIndexDataCacheFile(IndexDataCacheFile):
 
     A file that exists but cannot be read back (empty, truncated or garbage pickle, wrong contents, unreadable)
     is deleted (best effort; numba rewrites it after compiling) and reported once per folder with a
-    :class:`JitCacheWarning`. A missing file is a plain miss, as in numba.
+    :class:`JitCacheWarning`. A missing file is a plain miss, as in numba. Data files start with the SHA-256 of
+    the rest, so a changed byte inside the machine code is detected too, before it reaches the loader.
     """
+
+    _DIGEST_SIZE = hashlib.sha256().digest_size
+
+    def _save_data(self, name, data):
+        payload = self._dump(data)
+        path = self._data_path(name)
+        with self._open_for_write(path) as f:
+            f.write(hashlib.sha256(payload).digest())
+            f.write(payload)
+
+    def _load_data(self, name):
+        with open(self._data_path(name), "rb") as f:
+            data = f.read()
+        digest, payload = data[:self._DIGEST_SIZE], data[self._DIGEST_SIZE:]
+        if len(digest) < self._DIGEST_SIZE or hashlib.sha256(payload).digest() != digest:
+            raise ValueError(f"checksum mismatch ({len(data)} bytes)")
+        return pickle.loads(payload)
 
     def _drop(self, path: str, exc: BaseException) -> None:
         with contextlib.suppress(OSError):
