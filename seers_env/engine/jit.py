@@ -28,22 +28,44 @@ read-only installs such as site-packages (``UserWideCacheLocator``); ``NUMBA_CAC
 honoured too. numba's global configuration is not touched, so other libraries' caches are unaffected.
 ``NUMBA_DISABLE_JIT=1`` returns the plain Python function, as numba does.
 
+The cache is an optimisation, never a point of failure (numba itself would raise on each):
+
+* A damaged entry (an empty, truncated or garbage ``.nbi`` index or ``.nbc`` data file: ``EOFError``,
+  ``pickle.UnpicklingError``, ``ValueError``, ``TypeError``, unreadable files; a data file whose SHA-256,
+  stored in front of it, does not match) is dropped: :class:`TolerantIndexDataCacheFile` deletes the file and reports a miss, so numba compiles the
+  function again and rewrites the entry; a failure while rebuilding a loaded entry is a miss too
+  (:meth:`SourcesFunctionCache.load_overload`).
+* A failed save (folder gone or read-only, disk full) keeps the compiled code in memory for this process.
+* No usable cache location at import (a read-only install whose ``__pycache__`` cannot be written and whose
+  user cache folder cannot be either: ``HOME`` invalid, ``NUMBA_CACHE_DIR`` not writable) compiles in memory,
+  as ``cache=False`` (numba: ``RuntimeError: cannot cache function ...: no locator available``).
+  An unusable ``NUMBA_CACHE_DIR`` with another usable location is cached there, with a warning.
+
+Each case issues one :class:`JitCacheWarning` per process and cache folder, naming the folder.
+
 Keep :data:`COMPILED_SOURCES` complete: ``tests/test_jit_cache.py`` checks that it names every package module
 that compiles with ``cache=True`` and every package module they import (transitively).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import inspect
+import os
+import pickle
+import warnings
 from pathlib import Path
 
 import numba
-from numba.core import sigutils
-from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core import config, sigutils
+from numba.core.caching import (FunctionCache, InTreeCacheLocator, IndexDataCacheFile, UserProvidedCacheLocator,
+                                UserWideCacheLocator)
 from numba.core.dispatcher import Dispatcher
 
-__all__ = ["COMPILED_SOURCES", "PACKAGE_ROOT", "SourcesFunctionCache", "njit", "sources_digest"]
+__all__ = ["COMPILED_SOURCES", "PACKAGE_ROOT", "JitCacheWarning", "SourcesFunctionCache", "TolerantIndexDataCacheFile",
+           "njit", "sources_cache", "sources_digest"]
 
 #: The ``seers_env`` package folder; :data:`COMPILED_SOURCES` are relative to it.
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -97,25 +119,167 @@ def sources_digest() -> str:
     return h.hexdigest()
 
 
-class SourcesFunctionCache(FunctionCache):
-    """numba's per-function disk cache with the index stamp ``(numba's stamp, sources_digest())``.
+class JitCacheWarning(RuntimeWarning):
+    """A numba cache problem that was worked around: a damaged entry dropped and compiled again, a failed
+    save, or no writable cache folder (compiling in memory). Issued once per process and folder."""
 
-    Same location, file names and index keys as :class:`numba.core.caching.FunctionCache`; only the
-    freshness test is widened to all of :data:`COMPILED_SOURCES` (see the module docstring).
+
+#: Folders (or other keys) already warned about in this process: one :class:`JitCacheWarning` each.
+_warned: set[str] = set()
+
+
+def _warn_once(key: str, message: str) -> None:
+    if key in _warned:
+        return
+    _warned.add(key)
+    warnings.warn(message, JitCacheWarning, stacklevel=2)
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class TolerantIndexDataCacheFile(IndexDataCacheFile):
+    """numba's index and data files of one function, where a damaged file is a cache miss, not an error.
+
+    A file that exists but cannot be read back (empty, truncated or garbage pickle, wrong contents, unreadable)
+    is deleted (best effort; numba rewrites it after compiling) and reported once per folder with a
+    :class:`JitCacheWarning`. A missing file is a plain miss, as in numba. Data files start with the SHA-256 of
+    the rest, so a changed byte inside the machine code is detected too, before it reaches the loader.
+    """
+
+    _DIGEST_SIZE = hashlib.sha256().digest_size
+
+    def _save_data(self, name, data):
+        payload = self._dump(data)
+        path = self._data_path(name)
+        with self._open_for_write(path) as f:
+            f.write(hashlib.sha256(payload).digest())
+            f.write(payload)
+
+    def _load_data(self, name):
+        with open(self._data_path(name), "rb") as f:
+            data = f.read()
+        digest, payload = data[:self._DIGEST_SIZE], data[self._DIGEST_SIZE:]
+        if len(digest) < self._DIGEST_SIZE or hashlib.sha256(payload).digest() != digest:
+            raise ValueError(f"checksum mismatch ({len(data)} bytes)")
+        return pickle.loads(payload)
+
+    def _drop(self, path: str, exc: BaseException) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        _warn_once(self._cache_path,
+                   f"numba cache folder {self._cache_path!r}: entry {os.path.basename(path)!r} is damaged or "
+                   f"unreadable ({_describe(exc)}); dropped, compiling again (the entry is rewritten when the "
+                   "folder is writable; warned once per folder and process)")
+
+    def _load_index(self):
+        try:
+            overloads = super()._load_index()
+            if not isinstance(overloads, dict):
+                raise TypeError(f"index holds a {type(overloads).__name__}, not a dict")
+            return overloads
+        except Exception as exc:  # noqa: BLE001 - any unreadable index is a miss
+            self._drop(self._index_path, exc)
+            return {}
+
+    def load(self, key):
+        data_name = self._load_index().get(key)
+        if data_name is None:
+            return None
+        try:
+            path = self._data_path(data_name)
+        except TypeError as exc:  # not a file name: the index is damaged
+            self._drop(self._index_path, exc)
+            return None
+        try:
+            return self._load_data(data_name)
+        except FileNotFoundError:  # removed while the index still names it (numba: a miss)
+            return None
+        except Exception as exc:  # noqa: BLE001 - any unreadable data file is a miss
+            self._drop(path, exc)
+            return None
+
+
+class SourcesFunctionCache(FunctionCache):
+    """numba's per-function disk cache with the index stamp ``(numba's stamp, sources_digest())``, never failing.
+
+    Same location, file names and index keys as :class:`numba.core.caching.FunctionCache`; the freshness test
+    is widened to all of :data:`COMPILED_SOURCES` (see the module docstring). Damaged entries and failed saves
+    are :class:`JitCacheWarning` warnings, not errors (:class:`TolerantIndexDataCacheFile`). Construction raises
+    numba's ``RuntimeError`` when no cache location is usable (:func:`njit` then compiles in memory).
     """
 
     def __init__(self, py_func):
         super().__init__(py_func)
         self.source_stamp = (self._impl.locator.get_source_stamp(), sources_digest())
-        self._cache_file = IndexDataCacheFile(cache_path=self._cache_path,
-                                              filename_base=self._impl.filename_base,
-                                              source_stamp=self.source_stamp)
+        self._cache_file = TolerantIndexDataCacheFile(cache_path=self._cache_path,
+                                                      filename_base=self._impl.filename_base,
+                                                      source_stamp=self.source_stamp)
+
+    def load_overload(self, sig, target_context):
+        """The cached compile result for ``sig``, or None (a miss: numba compiles) when absent or unusable."""
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as exc:  # noqa: BLE001 - e.g. a data file that unpickles to the wrong contents
+            _warn_once(self._cache_path,
+                       f"numba cache folder {self._cache_path!r}: the entry of {self._name} cannot be rebuilt "
+                       f"({_describe(exc)}); dropped, compiling again (the entry is rewritten when the folder is "
+                       "writable; warned once per folder and process)")
+            return None
+
+    def save_overload(self, sig, data):
+        """Save the compile result for ``sig``; a failure (folder gone or read-only, disk full) only warns."""
+        try:
+            super().save_overload(sig, data)
+        except Exception as exc:  # noqa: BLE001 - the compiled code stays usable in memory
+            _warn_once(self._cache_path,
+                       f"numba cache folder {self._cache_path!r}: cannot save compiled code ({_describe(exc)}); "
+                       "it is kept in memory for this process only (warned once per folder and process)")
+
+
+def _candidate_folders(py_func) -> list[str]:
+    """The folders numba's default locators would try for ``py_func``, in order (for messages)."""
+    py_file = inspect.getfile(py_func)
+    classes = ([UserProvidedCacheLocator] if config.CACHE_DIR else []) + [InTreeCacheLocator, UserWideCacheLocator]
+    out = []
+    for cls in classes:
+        with contextlib.suppress(Exception):
+            out.append(cls(py_func, py_file).get_cache_path())
+    return out
+
+
+def sources_cache(py_func) -> SourcesFunctionCache | None:
+    """A :class:`SourcesFunctionCache` for ``py_func``, or None when numba finds no usable cache location.
+
+    numba's locators (``CacheImpl``) each check that their folder can be created and written; when none can,
+    numba raises ``RuntimeError`` ("no locator available"). Here that is one :class:`JitCacheWarning` per
+    process (naming the folders tried) and None: the caller compiles in memory. An unusable
+    ``NUMBA_CACHE_DIR`` that numba skipped for another location is one warning too.
+    """
+    try:
+        cache = SourcesFunctionCache(py_func)
+    except (RuntimeError, OSError) as exc:
+        folders = ", ".join(map(repr, _candidate_folders(py_func))) or "none"
+        _warn_once("<no cache location>",
+                   f"numba found no writable cache folder ({_describe(exc)}; folders tried: {folders}): compiling "
+                   "in memory, so every process compiles again; set NUMBA_CACHE_DIR to a writable folder to "
+                   "cache (warned once per process)")
+        return None
+    if (config.CACHE_DIR and not config.CACHE_LOCATOR_CLASSES
+            and not isinstance(cache._impl.locator, UserProvidedCacheLocator)):
+        _warn_once(str(config.CACHE_DIR),
+                   f"NUMBA_CACHE_DIR {str(config.CACHE_DIR)!r} is not a writable folder; numba caches in its next "
+                   f"location instead, e.g. {cache.cache_path!r} (warned once per process)")
+    return cache
 
 
 def _enable_sources_cache(disp):
-    # What Dispatcher.enable_caching does, with our cache class.
+    # What Dispatcher.enable_caching does, with our cache class; no usable location: numba's default NullCache.
     if isinstance(disp, Dispatcher):
-        disp._cache = SourcesFunctionCache(disp.py_func)
+        cache = sources_cache(disp.py_func)
+        if cache is not None:
+            disp._cache = cache
     return disp
 
 
@@ -124,8 +288,10 @@ def njit(*args, cache: bool = False, **options):
 
     Used like numba's: ``@njit``, ``@njit(cache=True, inline="always")``, ``@njit(cache=True,
     parallel=True)``, or with signatures first (compiled eagerly, after the cache is set up so that they
-    are cached too). Returns a numba ``CPUDispatcher`` (the function itself under ``NUMBA_DISABLE_JIT``).
-    Raises what :func:`numba.njit` raises (``TypeError`` for a non-function or an already jitted one).
+    are cached too). Returns a numba ``CPUDispatcher`` (the function itself under ``NUMBA_DISABLE_JIT``); with
+    no usable cache location it compiles in memory, as ``cache=False``, with one :class:`JitCacheWarning`
+    (:func:`sources_cache`). Raises what :func:`numba.njit` raises (``TypeError`` for a non-function or an
+    already jitted one).
     """
     if not cache:
         return numba.njit(*args, **options)
