@@ -844,6 +844,8 @@ class ScoutGame:
         elif g.events and g.events[0].get("event") == "deal" and g.events[0].get("round") == 0:
             g._origin = None
         else:
+            g._origin = None
+            g._legal = None
             g._origin = g._snapshot()
         g._legal = None
         return g
