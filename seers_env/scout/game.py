@@ -658,7 +658,8 @@ class ScoutGame:
         self._round_exempt.append(exempt)
         self.events.append({"event": "round_end", "round": self.round, "reason": reason, "exempt": exempt,
                             "scores": list(scores),
-                            "hands": [[list(face_pair(f)) for f in h] for h in self._hands]})
+                            "hands": [[list(face_pair(f)) for f in h] for h in self._hands],
+                            "scouted": self.scouted})
         self._public.append({"event": "round_end", "round": self.round, "reason": reason, "exempt": exempt,
                              "scores": list(scores), "hand_sizes": self.hand_sizes()})
         self._legal = None
@@ -789,7 +790,7 @@ class ScoutGame:
         o = self._origin
         d = {"format": GAME_FORMAT_VERSION, "game": "scout", "config": o.config.to_dict(),
              "rng_state": o._rng.bit_generator.state, "initial_rng_state": copy.deepcopy(o.initial_rng_state),
-             "origin": None, "events": [], "public_history": []}
+             "origin": None, "events": [], "public_history": o.public_history}
         d.update(o._state_dict())
         return d
 
@@ -851,10 +852,9 @@ class ScoutGame:
         return g
 
     def _snapshot(self) -> ScoutGame:
-        """A frozen copy of this position to replay from (empty logs; its own origin is itself)."""
+        """A frozen copy of this position to replay from (an empty private log; the public history kept)."""
         snap = self.clone()
         snap.events = []
-        snap._public = []
         snap._origin = None
         return snap
 
