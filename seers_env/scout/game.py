@@ -659,7 +659,8 @@ class ScoutGame:
         self.events.append({"event": "round_end", "round": self.round, "reason": reason, "exempt": exempt,
                             "scores": list(scores),
                             "hands": [[list(face_pair(f)) for f in h] for h in self._hands],
-                            "scouted": self.scouted})
+                            "scouted": self.scouted, "active": [list(face_pair(f)) for f in self._active],
+                            "pile_sizes": self.pile_sizes(), "chips": self.chips})
         self._public.append({"event": "round_end", "round": self.round, "reason": reason, "exempt": exempt,
                              "scores": list(scores), "hand_sizes": self.hand_sizes()})
         self._legal = None
