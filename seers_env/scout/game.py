@@ -248,7 +248,8 @@ class ScoutGame:
     def _start(self, config: ScoutConfig, rng: np.random.Generator) -> None:
         """Begin a game dealt from ``rng`` (its current state becomes ``initial_rng_state``)."""
         self.config = config
-        self._rng = rng
+        self._rng: np.random.Generator | None = rng
+        self._rng_state: dict[str, Any] | None = None
         self.initial_rng_state = rng.bit_generator.state
         self._origin: ScoutGame | None = None
         self.events: list[dict[str, Any]] = []
@@ -273,8 +274,19 @@ class ScoutGame:
 
     @property
     def rng(self) -> np.random.Generator:
-        """The game's generator (later deals draw from it)."""
-        return self._rng
+        """The game's generator (later deals draw from it). A clone builds its own on first use, from the
+        state it was cloned with."""
+        r = self._rng
+        if r is None:
+            r = self._rng = _rng_from_state(self._rng_state, "rng_state")
+            self._rng_state = None
+        return r
+
+    def _rng_state_copy(self) -> dict[str, Any]:
+        """The generator's state now (a new dict)."""
+        if self._rng is None:
+            return copy.deepcopy(self._rng_state)
+        return self._rng.bit_generator.state
 
     @property
     def hands(self) -> list[list[tuple[int, int]]]:
@@ -419,7 +431,7 @@ class ScoutGame:
         """Deal round ``self.round`` (sections 2 and 7) and open its rotation phase."""
         n = self.n_players
         setup = SETUP[n]
-        rng = self._rng
+        rng = self.rng
         if n == 2 and self.round > 0:
             cards = sorted(f >> 1 for f in self._set_aside)
         else:
@@ -723,9 +735,9 @@ class ScoutGame:
         """An independent copy (generator state included) for search."""
         new = ScoutGame.__new__(ScoutGame)
         new.config = self.config
-        bit_gen = type(self._rng.bit_generator)()
-        bit_gen.state = self._rng.bit_generator.state
-        new._rng = np.random.Generator(bit_gen)
+        # the copy builds its generator from this state on first use (a search rarely deals again)
+        new._rng = None
+        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
         new.initial_rng_state = self.initial_rng_state
         new._origin = self._origin
         new.events = list(self.events)  # event dicts are never changed once logged
@@ -777,7 +789,7 @@ class ScoutGame:
         position it was built from (:meth:`from_position`). Nothing in the dict is shared with the game.
         """
         d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "game": "scout", "config": self.config.to_dict(),
-                             "rng_state": self._rng.bit_generator.state,
+                             "rng_state": self._rng_state_copy(),
                              "initial_rng_state": copy.deepcopy(self.initial_rng_state),
                              "origin": self._origin_dict(),
                              "events": copy.deepcopy(self.events), "public_history": self.public_history}
@@ -790,7 +802,7 @@ class ScoutGame:
             return None
         o = self._origin
         d = {"format": GAME_FORMAT_VERSION, "game": "scout", "config": o.config.to_dict(),
-             "rng_state": o._rng.bit_generator.state, "initial_rng_state": copy.deepcopy(o.initial_rng_state),
+             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o.initial_rng_state),
              "origin": None, "events": [], "public_history": o.public_history}
         d.update(o._state_dict())
         return d
@@ -822,6 +834,7 @@ class ScoutGame:
         g = cls.__new__(cls)
         g.config = ScoutConfig.from_dict(d["config"])
         g._rng = _rng_from_state(d["rng_state"], "rng_state")
+        g._rng_state = None
         _rng_from_state(d["initial_rng_state"], "initial_rng_state")
         g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
         for name in ("events", "public_history"):

@@ -284,6 +284,7 @@ class ScoutDeterminizer:
         game = self._game
         g = game.clone()
         g._rng = np.random.default_rng(int(rng.integers(2**63)))
+        g._rng_state = None
         g.initial_rng_state = g._rng.bit_generator.state
         g.events = []
         pool = self.pool
