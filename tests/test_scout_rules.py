@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from scout_policies import by_kind, random_states, uniform
+from scout_policies import by_kind, uniform
 from scout_positions import Picker
 from seers_env.scout import (
     KEEP_PLAY, ROTATE_PLAY, STOP_PLAY, GameOverError, IllegalPlayError, ScoutConfig, ScoutGame, ScoutPlay,
@@ -19,7 +19,7 @@ from seers_env.scout import (
 from seers_env.scout import rulings
 from seers_env.scout.cards import CARD_1_2, CARD_NUMBERS, N_CARDS, SETUP, card_id, face_by_numbers, face_pair
 from seers_env.scout.moves import strength_key
-from seers_env.scout.plays import SCOUT, SCOUT_SHOW, SHOW, STOP
+from seers_env.scout.plays import SCOUT, SCOUT_SHOW, SHOW
 
 show, scout, scout_show = ScoutPlay.show, ScoutPlay.scout, ScoutPlay.scout_show
 
@@ -49,7 +49,8 @@ def test_45_cards_every_pair_once():
     (2, 44, 11, 3, False, 2), (3, 36, 12, 0, True, 3), (4, 44, 11, 0, True, 4), (5, 45, 9, 0, True, 5)])
 def test_setup_table(n, cards, hand, chips, ss, rounds):
     s = SETUP[n]
-    assert (len(s.in_play), s.hand_size, s.chips_at_start, s.scout_and_show, s.rounds) == (cards, hand, chips, ss, rounds)
+    row = (len(s.in_play), s.hand_size, s.chips_at_start, s.scout_and_show, s.rounds)
+    assert row == (cards, hand, chips, ss, rounds)
     if n == 3:
         assert all(10 not in CARD_NUMBERS[c] for c in s.in_play) and len(s.removed) == 9
     if n in (2, 4):
@@ -459,13 +460,15 @@ def test_two_player_first_player_must_show():
 def test_two_player_rounds_deal_the_set_aside_cards():
     assert rulings.TWO_PLAYER_RESHUFFLE_SET_ASIDE
     game = ScoutGame(ScoutConfig(n_players=2), seed=9)
-    aside = sorted(c for c, _ in game.set_aside)
+    aside_as_dealt = game.set_aside
+    aside = sorted(c for c, _ in aside_as_dealt)
     round1 = sorted(c for h in game.hands for c, _ in h)
     rng = np.random.default_rng(0)
     while game.round == 0:
         game.apply(uniform(game, rng))
     assert sorted(c for h in game.hands for c, _ in h) == aside
     assert game.round_cards == aside and game.set_aside == []
+    assert game.hands[0] + game.hands[1] != aside_as_dealt  # reshuffled and re-oriented, not dealt as they lay
     assert set(aside).isdisjoint(round1) and game.chips == [3, 3] and game.start_player == 1
     with pytest.raises(ValueError, match="n_rounds"):
         ScoutConfig(n_players=2, n_rounds=3)
@@ -686,7 +689,8 @@ def test_illegal_plays_are_refused_and_change_nothing():
 
 def test_a_show_not_stronger_is_refused_with_the_rule():
     p = Picker(4)
-    game = ScoutGame.from_position(ScoutConfig(n_players=4), hands=[p.hand([6, 2]), p.hand([1]), p.hand([1]), p.hand([1])],
+    game = ScoutGame.from_position(ScoutConfig(n_players=4),
+                                   hands=[p.hand([6, 2]), p.hand([1]), p.hand([1]), p.hand([1])],
                                    active=[p.face(6)], active_owner=3, current=0)
     with pytest.raises(IllegalPlayError, match="not stronger"):
         game.apply(show(0, 1))

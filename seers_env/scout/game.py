@@ -769,7 +769,7 @@ class ScoutGame:
 
     # --- serialisation ------------------------------------------------------------------------------
     def _state_dict(self) -> dict[str, Any]:
-        pairs = lambda faces: [list(face_pair(f)) for f in faces]  # noqa: E731
+        pairs = _pairs
         return {
             "round": self.round, "round_scores": self.round_scores,
             "round_end_reasons": self.round_end_reasons, "round_exempt": self.round_exempt,
@@ -982,6 +982,9 @@ class ScoutGame:
             game = cls.__new__(cls)
             game._start(ScoutConfig.from_dict(log["config"]),
                         _rng_from_state(log["initial_rng_state"], "initial_rng_state"))
+        logged = [e.get("hands") for e in events if e.get("event") == "deal"]
+        if log["origin"] is None and logged[:1] != [game.events[0]["hands"]]:
+            raise ValueError("the logged first deal differs from the re-dealt one: the log does not match this engine")
         plays = [e for e in events if e.get("event") == "play"]
         for i, e in enumerate(plays[:upto]):
             try:
@@ -989,11 +992,14 @@ class ScoutGame:
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
             game.apply(play)
-        logged = [e.get("hands") for e in events if e.get("event") == "deal"]
         dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
             raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
         return game
+
+
+def _pairs(faces: Sequence[int]) -> list[list[int]]:
+    return [list(face_pair(f)) for f in faces]
 
 
 # --- strict loading -----------------------------------------------------------------------------------
@@ -1089,7 +1095,8 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         raise ValueError("set_aside must be empty with 3-5 players (every card is dealt)")
     if n == 2 and len(g._set_aside) % 2:
         raise ValueError(f"set_aside has {len(g._set_aside)} cards; it is dealt half to each player: use an even count")
-    rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(_list("round_cards", d["round_cards"]))]
+    rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
+          for i, c in enumerate(_list("round_cards", d["round_cards"]))]
     if rc != sorted(set(rc)):
         raise ValueError("round_cards must be sorted card ids without repeats")
     g._round_cards = rc
@@ -1110,7 +1117,8 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
                         for i, c in enumerate(_list(f"earlier_seen[{s}]", row))] for s, row in enumerate(es)]
     g._earlier_shown = [_check_int(f"earlier_shown[{i}]", c, 0, N_CARDS - 1)
                         for i, c in enumerate(_list("earlier_shown", d["earlier_shown"]))]
-    for name, row in [("earlier_shown", g._earlier_shown)] + [(f"earlier_seen[{s}]", r) for s, r in enumerate(g._earlier_seen)]:
+    rows = [("earlier_shown", g._earlier_shown)] + [(f"earlier_seen[{s}]", r) for s, r in enumerate(g._earlier_seen)]
+    for name, row in rows:
         if row != sorted(set(row)) or set(row) & set(rc) or set(row) - in_play:
             raise ValueError(f"{name} must be sorted distinct card ids in play and not dealt this round")
     if not g.game_over and phase == PHASE_PLAY and not g._hands[g.current]:
