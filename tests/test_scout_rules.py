@@ -69,6 +69,29 @@ def test_deal_randomises_orientation():
     assert 10 < sum(tops) < 35  # both orientations occur (45 fair coins)
 
 
+def test_play_type_is_an_immutable_tuple_of_ints():
+    a = ScoutPlay.show(1, 2)
+    assert a == ScoutPlay(SHOW, 0, 0, 0, 1, 2) and hash(a) == hash(ScoutPlay(SHOW, 0, 0, 0, 1, 2))
+    assert a != ScoutPlay.show(1, 3) and len({a, ScoutPlay.show(1, 2), scout(0, 0, 1)}) == 2
+    with pytest.raises(AttributeError):
+        a.start = 3
+    assert ScoutPlay.from_list(json.loads(json.dumps(a.to_list()))) == a
+    assert ScoutPlay(SHOW, 1, 0, 0, 1, 2).malformed()  # SHOW does not use end
+    with pytest.raises(ValueError, match="does not use field end"):
+        ScoutPlay.from_list([SHOW, 1, 0, 0, 1, 2])
+    with pytest.raises(TypeError):
+        ScoutPlay.from_list([SHOW, 0, 0, 0, 1, True])
+    assert sorted([STOP_PLAY, scout_show(0, 0, 0, 0, 1), scout(1, 0, 0), show(2, 1), show(0, 3), ROTATE_PLAY,
+                   KEEP_PLAY]) == [KEEP_PLAY, ROTATE_PLAY, show(0, 3), show(2, 1), scout(1, 0, 0),
+                                   scout_show(0, 0, 0, 0, 1), STOP_PLAY]
+
+
+def test_numpy_integer_fields_are_accepted():
+    game = ScoutGame(ScoutConfig(n_players=np.int64(3)), seed=np.int64(2))
+    game.apply(ScoutPlay(np.int64(0)))
+    assert type(game.events[-1]["play"][0]) is int and game.rotated[0] is False
+
+
 # --- section 4: the strength examples -------------------------------------------------------------------
 
 @pytest.mark.parametrize("a, b, beats", [
@@ -885,3 +908,20 @@ def test_describe_names_the_cards():
     assert "scout 3(7) from the left, flipped to 7(3)" in game.describe(scout_show(0, 1, 3, 0, 4))
     assert str(scout(0, 1, 2)) == "Scout the left card, flipped, into position 2"
     assert str(KEEP_PLAY) == "Keep hand" and "Show 2 cards" in str(show(1, 2))
+
+
+def test_scout_package_imports_no_rl_library():
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        "import sys, types\n"
+        f"pkg = types.ModuleType('seers_env'); pkg.__path__ = [{os.path.join(root, 'seers_env')!r}]\n"
+        "sys.modules['seers_env'] = pkg  # the scout package alone, without seers_env's own imports\n"
+        "import seers_env.scout, seers_env.scout.view, seers_env.scout.moves\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('gymnasium', 'pettingzoo', 'torch', 'ray'))\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

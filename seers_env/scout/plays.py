@@ -18,6 +18,8 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
+import numpy as np
+
 
 class ScoutKind(enum.IntEnum):
     KEEP = 0
@@ -74,10 +76,10 @@ class ScoutPlay(NamedTuple):
 
     # --- checks ---------------------------------------------------------------------------------------
     def malformed(self) -> str | None:
-        """Why the fields do not describe any decision (wrong types, unknown kind, a negative field, a
-        field the kind does not use set), or ``None`` when well formed."""
+        """Why the fields do not describe any decision (not ints, bools refused, numpy integers accepted; an
+        unknown kind; a negative field; a field the kind does not use set), or ``None`` when well formed."""
         for name, v in zip(_FIELDS, self):
-            if isinstance(v, bool) or not isinstance(v, int):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
                 return f"field {name}={v!r} must be an int"
         if self.kind not in _USED:
             return f"kind={self.kind!r} is not one of {[f'{k.value} ({k.name})' for k in ScoutKind]}"
