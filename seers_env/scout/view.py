@@ -100,7 +100,9 @@ class ScoutSeatView:
         """2 players, round 1: how many cards are set aside (their faces are hidden)."""
         return len(self._game._set_aside)
 
+    @property
     def hand_sizes(self) -> list[int]:
+        """Cards in each hand (a property, as in the Seers Catalog ``SeatView``)."""
         return self._game.hand_sizes()
 
     @property
@@ -119,6 +121,7 @@ class ScoutSeatView:
     def piles(self) -> list[list[int]]:
         return self._game.piles
 
+    @property
     def pile_sizes(self) -> list[int]:
         return self._game.pile_sizes()
 
@@ -216,7 +219,7 @@ class ScoutSeatView:
         return {
             "seat": self.seat, "config": self.config.to_dict(), "round": self.round, "phase": self.phase,
             "current": self.current, "start_player": self.start_player, "turns": self.turns,
-            "game_over": self.game_over, "hand": [list(p) for p in self.hand], "hand_sizes": self.hand_sizes(),
+            "game_over": self.game_over, "hand": [list(p) for p in self.hand], "hand_sizes": self.hand_sizes,
             "active": [list(p) for p in self.active], "active_owner": self.active_owner, "piles": self.piles,
             "chips": self.chips, "scout_show_used": self.scout_show_used, "rotated": self.rotated,
             "round_scores": self.round_scores, "round_end_reasons": self.round_end_reasons,
