@@ -236,6 +236,9 @@ class ScoutGame:
     ``round_scores``, ``round_end_reasons``, ``round_exempt``, ``totals``, ``truncated``, ``game_over``.
     """
 
+    #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.GameState`
+    game_name = "scout"
+
     def __init__(self, config: ScoutConfig | None = None, seed: int | None = None):
         if config is not None and not isinstance(config, ScoutConfig):
             raise TypeError(f"config must be a ScoutConfig (e.g. ScoutConfig(n_players=4)), got "

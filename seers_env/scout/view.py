@@ -28,6 +28,9 @@ class ScoutSeatView:
 
     __slots__ = ("_game", "seat")
 
+    #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.SeatView`
+    game_name = "scout"
+
     def __init__(self, game: ScoutGame, seat: int):
         if not isinstance(game, ScoutGame):
             raise TypeError(f"game must be a ScoutGame, got {type(game).__name__}")
