@@ -1,10 +1,19 @@
-"""Agent spec strings (``random``, ``greedy``, ``heuristic``, ``ismcts:200``, ``ppo:model.zip``)."""
+"""Agent spec strings (``random``, ``greedy``, ``heuristic``, ``ismcts:200``, ``learned``, ``ppo:model.zip``).
+
+This layer builds the baselines itself. Specs of learned agents (``learned``, ``ppo:``, ``rllib:``) belong
+to the training layer, which sits above this one: they are found through the package entry-point group
+:data:`SPEC_ENTRY_POINTS` (``pyproject.toml``, ``[project.entry-points."seers.agent_specs"]``; the
+plugin mechanism of :mod:`importlib.metadata`, as Gymnasium and pytest use), so that this module never
+imports :mod:`train`. A plugin is a callable ``factory(arg, seed=..., game=...) -> Agent``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
+
+from seers_env.games import DEFAULT_GAME, game_spec
 
 from .base import Agent, RandomAgent
 
@@ -13,38 +22,55 @@ VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>",
                "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>",
                "rllib:<checkpoint dir>")
 
+#: The entry-point group of spec plugins (name: the spec's prefix, e.g. ``learned``).
+SPEC_ENTRY_POINTS = "seers.agent_specs"
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
+#: Spec prefixes that need an argument (``ppo:<path>``).
+_NEEDS_ARGUMENT = ("ppo", "rllib")
+
+
+def _spec_plugin(name: str):
+    """The factory registered for spec prefix ``name``, or ``None``."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=SPEC_ENTRY_POINTS):
+        if point.name == name:
+            return point
+    return None
+
+
+def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Agent:
     """Build an agent from its spec string.
 
     Args:
         spec: one of :data:`VALID_SPECS`, e.g. ``"ismcts:200"`` (200 iterations per move) or
-            ``"ismcts:0.1s"`` (0.1 s per move). ``"ppo:<path>"`` imports ``train.ppo_agent`` (and torch)
-            only when asked for; ``"learned"`` is the play-scoring model shipped with the package and
-            ``"learned:<path>"`` one written by ``seers train`` (:class:`train.scoring_policy.LearnedAgent`);
-            ``"rllib:<checkpoint dir>"`` the policy of a ``seers train --algo rllib`` checkpoint (or run
-            folder), imported with ``ray`` only when asked for (:func:`train.rllib_agent.rllib_agent`).
+            ``"ismcts:0.1s"`` (0.1 s per move). ``"learned"`` is the play-scoring model shipped with the
+            package and ``"learned:<path>"`` one written by ``seers train``; ``"ppo:<path>"`` a
+            MaskablePPO model; ``"rllib:<checkpoint dir>"`` the policy of a ``seers train --algo rllib``
+            checkpoint. Those three come from the training layer (module docstring) and import torch
+            (and ray) only when asked for.
         seed: seed of the agent's generator.
+        game: the game the agent plays (a name of :data:`seers_env.games.GAMES`); ``random`` and
+            ``ismcts`` play every game, ``greedy`` and ``heuristic`` are each game's own
+            (:mod:`agents.games`).
 
     Returns:
         An :class:`~agents.base.Agent` whose ``name`` is ``spec``.
 
     Raises:
-        ValueError: unknown spec or a bad budget; the message lists the valid specs.
+        ValueError: unknown spec or game, a bad budget, or a learned spec whose layer is not installed;
+            the message lists the valid specs.
     """
     if not isinstance(spec, str):
         raise ValueError(f"agent spec {spec!r} is not a string; valid specs: {', '.join(VALID_SPECS)}")
+    game_spec(game)  # an unknown game: ValueError listing the games
     name, _, arg = spec.strip().partition(":")
     if name == "random" and not arg:
         agent: Agent = RandomAgent(seed)
-    elif name == "greedy" and not arg:
-        from .greedy import GreedyAgent
+    elif name in ("greedy", "heuristic") and not arg:
+        from . import games
 
-        agent = GreedyAgent(seed)
-    elif name == "heuristic" and not arg:
-        from .heuristic import HeuristicAgent
-
-        agent = HeuristicAgent(seed)
+        agent = (games.greedy_class(game) if name == "greedy" else games.heuristic_class(game))(seed)
     elif name == "ismcts":
         from .ismcts import ISMCTSAgent
 
@@ -58,25 +84,13 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         except ValueError as err:
             raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); valid specs: "
                              f"{', '.join(VALID_SPECS)}") from None
-    elif name == "learned":
-        from train.scoring_policy import LearnedAgent  # lazy: torch only when asked for
-
+    elif name and (arg or name not in _NEEDS_ARGUMENT) and (point := _spec_plugin(name)) is not None:
         try:
-            agent = LearnedAgent(arg or None, seed=seed)
-        except FileNotFoundError as err:
-            raise ValueError(f"agent spec {spec!r}: {err}") from None
-    elif name == "rllib" and arg:
-        from train.rllib_agent import rllib_agent  # lazy: torch, and ray only when asked for
-
-        try:
-            agent = rllib_agent(arg, seed=seed)
+            factory = point.load()
         except ImportError as err:
-            raise ValueError(f"agent spec {spec!r} needs Ray RLlib ({err}); install it with "
-                             f"pip install -e '.[distributed]'") from None
-    elif name == "ppo" and arg:
-        from train.ppo_agent import PPOAgent  # lazy: torch only when asked for
-
-        agent = PPOAgent(arg, seed=seed)
+            raise ValueError(f"agent spec {spec!r} needs the training layer ({err}); install it with "
+                             f"pip install -e '.[train]'") from None
+        agent = factory(arg or None, seed=seed, game=game)
     else:
         raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
     agent.name = spec

@@ -46,3 +46,13 @@ def test_old_cli_paths_are_the_moved_modules():
     from seers_env.cli.commands import app as app2
 
     assert app is app2 and callable(main)
+
+
+def test_agents_never_import_train():
+    """The agents layer reaches the training layer's specs only through entry points (agents/specs.py)."""
+    offenders = {}
+    for path in sorted((ROOT.parent / "agents").rglob("*.py")):
+        bad = _imported_roots(path) & {"train"}
+        if bad:
+            offenders[path.name] = sorted(bad)
+    assert offenders == {}

@@ -1,0 +1,60 @@
+"""The training layer's agent specs (``learned``, ``ppo:``, ``rllib:``), found by :func:`agents.make_agent`
+through the entry-point group ``seers.agent_specs`` (``pyproject.toml``).
+
+Each factory is ``factory(arg, seed=..., game=...) -> Agent``; ``arg`` is the text after the colon, or
+``None``. They import torch (and ray) only when called.
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent
+
+
+def _check_game(spec: str, game: str) -> None:
+    if game != "seers_catalog":
+        raise ValueError(f"agent spec {spec!r} plays Seers Catalog only, not {game!r}; for {game!r} use "
+                         f"random, greedy, heuristic or ismcts")
+
+
+def learned_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
+    """``learned`` (the shipped model for the table) or ``learned:<model.pt>``
+    (:class:`train.scoring_policy.LearnedAgent`).
+
+    Raises:
+        ValueError: no such file, or a game other than Seers Catalog.
+    """
+    _check_game("learned" + (f":{arg}" if arg else ""), game)
+    from .scoring_policy import LearnedAgent
+
+    try:
+        return LearnedAgent(arg, seed=seed)
+    except FileNotFoundError as err:
+        raise ValueError(f"agent spec {'learned' + (':' + arg if arg else '')!r}: {err}") from None
+
+
+def ppo_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
+    """``ppo:<model.zip>`` (:class:`train.ppo_agent.PPOAgent`).
+
+    Raises:
+        ValueError: a game other than Seers Catalog; the loader's errors for a bad file.
+    """
+    _check_game(f"ppo:{arg}", game)
+    from .ppo_agent import PPOAgent
+
+    return PPOAgent(arg, seed=seed)
+
+
+def rllib_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
+    """``rllib:<checkpoint dir>`` (:func:`train.rllib_agent.rllib_agent`).
+
+    Raises:
+        ValueError: a game other than Seers Catalog, or Ray RLlib not installed.
+    """
+    _check_game(f"rllib:{arg}", game)
+    try:
+        from .rllib_agent import rllib_agent as build
+
+        return build(arg, seed=seed)
+    except ImportError as err:
+        raise ValueError(f"agent spec {'rllib:' + str(arg)!r} needs Ray RLlib ({err}); install it with "
+                         f"pip install -e '.[distributed]'") from None
