@@ -167,14 +167,35 @@ def check_pickle_names(data: bytes, allowed: Iterable[tuple[str, str]], source: 
         raise ModelFileError(f"model file {source!r}: {what} is a damaged pickle ({type(err).__name__}: {err})") from None
 
 
+def one_line(err: BaseException, limit: int = 500) -> str:
+    """``str(err)`` on one line (runs of white space as one space), cut to ``limit`` characters."""
+    text = " ".join(str(err).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_REFUSED_GLOBAL = re.compile(r"GLOBAL (\S+) (?:was not an allowed global|whose module \S+ is blocked)")
+
+
 def weights_only_refusal(err: BaseException) -> str | None:
-    """The reason ``torch.load(weights_only=True)`` gave for refusing a file (e.g. ``"Trying to load
-    unsupported GLOBAL posix.system ..."``), or ``None`` when ``err`` is not such a refusal."""
-    text = str(err)
-    if not (isinstance(err, pickle.UnpicklingError) and text.startswith("Weights only load failed")):
+    """The global that ``torch.load(weights_only=True)`` refused to load (e.g. ``"posix.system"``), or
+    ``None`` when ``err`` is not such a refusal (torch reports a damaged file with the same exception).
+
+    Source: ``torch.serialization.load`` (``_get_wo_message``), ``torch._weights_only_unpickler``.
+    """
+    if not isinstance(err, pickle.UnpicklingError):
         return None
-    lines = [line.strip() for line in text.splitlines()[1:] if line.strip()]
-    return next((line for line in lines if "GLOBAL" in line or "nsupported" in line), lines[0] if lines else "")
+    m = _REFUSED_GLOBAL.search(str(err))
+    return m.group(1) if m else None
+
+
+def torch_load_problem(err: BaseException) -> str:
+    """What a failed ``torch.load`` found, on one line, without torch's advice to load the file unsafely."""
+    text = str(err)
+    if text.startswith("Weights only load failed"):
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        inner = [line for line in lines[1:] if not line.startswith(("Check the documentation", "Please file"))]
+        text = inner[-1] if inner else lines[0]
+    return one_line(text, 300)
 
 
 # --- stable-baselines3 / sb3-contrib zip files --------------------------------------------------------
@@ -392,15 +413,17 @@ def load_sb3_model(path: str | os.PathLike, device: str = "cpu", **kwargs: Any):
         return MaskablePPO.load(io.BytesIO(raw), device=device, custom_objects=custom, **kwargs)
     except (KeyError, ValueError, TypeError, RuntimeError, AssertionError, AttributeError, pickle.UnpicklingError,
             zipfile.BadZipFile, EOFError) as err:
-        refusal = weights_only_refusal(err)
-        if refusal is not None:
-            raise UnsafeModelFileError(f"model file {source!r}: a .pth entry holds objects other than tensors "
-                                       f"and plain data, which torch.load(weights_only=True) refused to "
-                                       f"unpickle ({refusal})") from None
+        refused = weights_only_refusal(err)
+        if refused is not None:
+            raise UnsafeModelFileError(f"model file {source!r}: a .pth entry refers to {refused}, which "
+                                       f"torch.load(weights_only=True) refused to load (it builds tensors and "
+                                       f"plain data only)") from None
+        problem = torch_load_problem(err) if isinstance(err, pickle.UnpicklingError) else one_line(err)
         raise ModelFileError(f"model file {source!r} is not a loadable MaskablePPO model "
-                             f"({type(err).__name__}: {str(err)[:500]})") from None
+                             f"({type(err).__name__}: {problem})") from None
 
 
 __all__ = ["ModelFileError", "NUMPY_ARRAY_GLOBALS", "SB3_REQUIRED", "SB3_SERIALIZED", "UnsafeModelFileError",
            "check_pickle_names", "load_sb3_model", "observation_mismatch", "read_zip_entry_names",
-           "sb3_custom_objects", "unpickle_arrays", "weights_only_refusal"]
+           "one_line", "sb3_custom_objects", "torch_load_problem", "unpickle_arrays",
+           "weights_only_refusal"]

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 
 from .model_config import ModelConfig
-from .model_files import ModelFileError, UnsafeModelFileError, unpickle_arrays
+from .model_files import ModelFileError, UnsafeModelFileError, one_line, unpickle_arrays
 from .scoring_policy import LearnedAgent, PlayScoringNet
 
 #: Module id of the learning policy inside the checkpoint's MultiRLModule.
@@ -120,7 +120,7 @@ def _load_without_ray(folder: Path) -> tuple[PlayScoringNet, ModelConfig]:
         net.load_state_dict(weights)
     except (RuntimeError, ValueError) as err:  # missing or unexpected entries, shapes that do not fit
         raise ModelFileError(f"{str(state_file)!r} does not fit a PlayScoringNet of state {state_dim}, play "
-                             f"{play_dim}, hidden {hidden}, embed {embed}: {str(err)[:500]}") from None
+                             f"{play_dim}, hidden {hidden}, embed {embed}: {one_line(err)}") from None
     if not all(torch.isfinite(v).all() for v in weights.values()):
         raise ModelFileError(f"{str(state_file)!r} holds non-finite weights (a diverged training run?)")
     net.eval()

@@ -425,7 +425,7 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
         train.model_files.ModelFileError: (a ``ValueError``) the file is not a play-scoring model, or a
             damaged one (the message names it and says what it is).
     """
-    from .model_files import ModelFileError, UnsafeModelFileError, weights_only_refusal
+    from .model_files import ModelFileError, UnsafeModelFileError, torch_load_problem, weights_only_refusal
 
     path = os.fspath(path)
     if not os.path.isfile(path):
@@ -433,12 +433,12 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
     try:
         blob = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # zip of another library, a truncated file, a foreign object, ...
-        refusal = weights_only_refusal(err)
-        if refusal is not None:
-            raise UnsafeModelFileError(f"{path!r} holds objects other than tensors and plain data, which "
-                                       f"torch.load(weights_only=True) refused to unpickle ({refusal})") from None
-        raise ModelFileError(f"{path!r} is not a play-scoring model file ({type(err).__name__}: {err}); "
-                             f"MaskablePPO models are used as ppo:<model.zip>") from None
+        refused = weights_only_refusal(err)
+        if refused is not None:
+            raise UnsafeModelFileError(f"{path!r} refers to {refused}, which torch.load(weights_only=True) "
+                                       f"refused to load (it builds tensors and plain data only)") from None
+        raise ModelFileError(f"{path!r} is not a play-scoring model file ({type(err).__name__}: "
+                             f"{torch_load_problem(err)}); MaskablePPO models are used as ppo:<model.zip>") from None
     if not isinstance(blob, dict) or blob.get("format") != MODEL_FORMAT:
         raise ModelFileError(f"{path!r} is not a play-scoring model file (format "
                              f"{blob.get('format') if isinstance(blob, dict) else type(blob).__name__!r}, "
