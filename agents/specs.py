@@ -29,8 +29,15 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     Returns:
         An :class:`~agents.base.Agent` whose ``name`` is ``spec``.
 
+    Model files are read without running anything from them (``docs/file_formats.md``).
+
     Raises:
-        ValueError: unknown spec or a bad budget; the message lists the valid specs.
+        ValueError: unknown spec or a bad budget; the message lists the valid specs. Also (subclasses)
+            ``train.model_files.UnsafeModelFileError``: a model file holding a pickle its loader refuses;
+            ``train.model_files.ModelFileError``: a damaged or foreign model file;
+            ``train.model_config.ModelConfigError``: a model made for another observation or table. Each
+            message names the file.
+        FileNotFoundError: no model file at a ``ppo:`` or ``rllib:`` path.
     """
     if not isinstance(spec, str):
         raise ValueError(f"agent spec {spec!r} is not a string; valid specs: {', '.join(VALID_SPECS)}")
