@@ -57,9 +57,16 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     Returns:
         An :class:`~agents.base.Agent` whose ``name`` is ``spec``.
 
+    Model files are read without running anything from them (``docs/file_formats.md``).
+
     Raises:
         ValueError: unknown spec or game, a bad budget, or a learned spec whose layer is not installed;
-            the message lists the valid specs.
+            the message lists the valid specs. Also (subclasses)
+            ``train.model_files.UnsafeModelFileError``: a model file holding a pickle its loader refuses;
+            ``train.model_files.ModelFileError``: a damaged or foreign model file;
+            ``train.model_config.ModelConfigError``: a model made for another observation or table. Each
+            message names the file.
+        FileNotFoundError: no model file at a ``ppo:`` or ``rllib:`` path.
     """
     if not isinstance(spec, str):
         raise ValueError(f"agent spec {spec!r} is not a string; valid specs: {', '.join(VALID_SPECS)}")

@@ -26,7 +26,6 @@ Statistics per agent (a label: the spec, with ``#2``, ``#3``... added to repeate
 from __future__ import annotations
 
 import copy
-import json
 import math
 import os
 import time
@@ -131,9 +130,19 @@ class TournamentResult:
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> TournamentResult:
-        """Read a result written by :meth:`to_json`."""
-        with open(path, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
+        """Read a result written by :meth:`to_json` (JSON: nothing in it runs).
+
+        Raises:
+            ValueError: the file is not JSON or not a tournament result (the message names it).
+        """
+        from seers_env.jsonio import read_json_file
+
+        d = read_json_file(path, "tournament result", strict=False)  # older files wrote -Infinity
+        try:
+            return cls.from_dict(d)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ValueError(f"tournament result {os.fspath(path)!r} is damaged or of another kind "
+                             f"({type(err).__name__}: {err})") from None
 
     def table(self, wide: bool = False, paired: dict[str, Any] | None = None, wide_hint: bool = False,
               title: str | None = None, notes: tuple[str, ...] = ()):

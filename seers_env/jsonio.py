@@ -109,3 +109,24 @@ def loads_strict(text: str) -> Any:
         raise ValueError(f"non-standard JSON constant {token!r}")
 
     return json.loads(text, parse_constant=refuse)
+
+
+def read_json_file(path: str | os.PathLike, what: str = "JSON file", strict: bool = True) -> Any:
+    """Parse the JSON file at ``path`` (UTF-8); JSON runs nothing, whoever wrote the file.
+
+    Args:
+        path: the file.
+        what: what the file is, for the message (e.g. ``"run configuration"``).
+        strict: refuse ``NaN`` and the infinities (:func:`loads_strict`); ``False`` for files of older
+            versions that wrote them.
+
+    Raises:
+        ValueError: the file is not UTF-8 JSON (the message names it, says what it is and where it breaks).
+        OSError: it cannot be read (e.g. ``FileNotFoundError``).
+    """
+    text = Path(path).read_bytes()
+    try:
+        decoded = text.decode("utf-8")
+        return loads_strict(decoded) if strict else json.loads(decoded)
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise ValueError(f"{what} {os.fspath(path)!r} is not readable JSON ({type(err).__name__}: {err})") from None

@@ -17,26 +17,41 @@ from pathlib import Path
 import numpy as np
 
 
-def load_model(path: str | os.PathLike, device: str = "cpu"):
+def load_model(path: str | os.PathLike, device: str = "cpu", allow_pickle: bool = False, **kwargs):
     """Load a MaskablePPO model saved with ``model.save`` (``model.zip``, a checkpoint or a snapshot).
+
+    Nothing from the file is run: its ``data`` entry is read as JSON with every pickled entry replaced
+    (:func:`train.model_files.load_sb3_model`), its weights with ``torch.load(weights_only=True)``.
 
     Args:
         path: a ``.zip`` file written by stable-baselines3.
         device: torch device for the policy (default ``"cpu"``).
+        allow_pickle: read the file with plain ``MaskablePPO.load``, which unpickles its ``data`` entry and
+            so runs any code it holds: only for a file of your own that the safe reader refuses (e.g. one
+            written by an older stable-baselines3). No agent spec or command sets it.
+        kwargs: passed to ``MaskablePPO.load`` (e.g. ``tensorboard_log``).
 
     Returns:
         ``sb3_contrib.MaskablePPO`` (no environment attached).
 
     Raises:
         FileNotFoundError: ``path`` does not exist (the message names it).
+        train.model_files.UnsafeModelFileError: the file holds a pickle the safe reader refuses.
+        train.model_files.ModelFileError: a damaged, incomplete or foreign file (the message names it).
+        train.model_config.ModelConfigError: a ``Dict`` observation (``MultiInputPolicy``) or a
+            non-``Discrete`` action space.
     """
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"no trained model at {str(p)!r}; give the path of a model.zip written by "
                                 f"`seers train` (e.g. runs/<run>/model.zip)")
-    from sb3_contrib import MaskablePPO
+    if allow_pickle:
+        from sb3_contrib import MaskablePPO
 
-    return MaskablePPO.load(p, device=device)
+        return MaskablePPO.load(p, device=device, **kwargs)
+    from .model_files import load_sb3_model
+
+    return load_sb3_model(p, device=device, **kwargs)
 
 
 def policy_action(policy, observation: np.ndarray, action_mask: np.ndarray,
@@ -88,7 +103,8 @@ def load_model_cached(path: str | os.PathLike):
     and several processes share the cores).
 
     Raises:
-        FileNotFoundError: as :func:`load_model`.
+        FileNotFoundError, train.model_files.ModelFileError, train.model_config.ModelConfigError: as
+            :func:`load_model`.
     """
     p = Path(path)
     if not p.is_file():

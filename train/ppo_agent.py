@@ -35,6 +35,8 @@ class PPOAgent(Agent):
 
     Raises:
         FileNotFoundError: no file at ``path``.
+        train.model_files.UnsafeModelFileError, train.model_files.ModelFileError: (``ValueError``) the file
+            holds a pickle the safe reader refuses, or is damaged (:func:`train.policy.load_model`).
         train.model_config.ModelConfigError: (a ``ValueError``) the model was trained with another
             observation (e.g. a ``Dict`` observation, ``MultiInputPolicy``), observation size, action count,
             algorithm or catalogue than this environment's; the message names both sides.
@@ -116,15 +118,14 @@ def check_model_file(model, path: str | os.PathLike, n_players: int | None = Non
 
     from .model_config import (CATALOGUE_VERSION, OBSERVATION_VERSION, ModelConfigError, check_model_config,
                                load_model_config)
+    from .model_files import observation_mismatch
 
     obs_space, act_space = model.observation_space, model.action_space
     if not isinstance(obs_space, spaces.Box) or tuple(obs_space.shape) != (OBS_DIM,):
         kind = (f"a {type(obs_space).__name__} observation (keys {', '.join(map(str, obs_space.spaces))}; "
                 f"a MultiInputPolicy model)" if isinstance(obs_space, spaces.Dict)
                 else f"observation {type(obs_space).__name__} of shape {getattr(obs_space, 'shape', None)}")
-        raise ModelConfigError(f"model {str(path)!r} was trained with {kind}; this environment's policy input "
-                               f"is a flat Box of shape ({OBS_DIM},) (SingleAgentSeersEnv, MlpPolicy): "
-                               f"retrain it with `seers train`")
+        raise observation_mismatch(path, kind)
     if not isinstance(act_space, spaces.Discrete) or int(act_space.n) != N_ACTIONS:
         raise ModelConfigError(f"model {str(path)!r} was trained with action space {act_space}; this "
                                f"environment has Discrete({N_ACTIONS}): retrain it with `seers train`")
@@ -143,7 +144,8 @@ def check_ppo_spec(spec: str, n_players: int | None = None, artifact_deck=None,
     For commands that take agent specs (training opponents, evaluations): call it before any work starts.
 
     Raises:
-        FileNotFoundError: no model file; train.model_config.ModelConfigError: it does not fit.
+        FileNotFoundError: no model file; train.model_files.ModelFileError: an unsafe or damaged one
+        (:func:`train.policy.load_model`); train.model_config.ModelConfigError: it does not fit.
     """
     path = spec[len("ppo:"):] if spec.startswith("ppo:") else spec
     check_model_file(load_model_cached(path), path, n_players, artifact_deck, allow_off_config)

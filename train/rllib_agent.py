@@ -6,23 +6,25 @@ rllib`` (:mod:`train.rllib_train`) and takes out its :class:`~train.scoring_poli
 play (no ``K`` limit; see :mod:`train.rllib_env`) and plays the best one. A loaded policy is cached per
 process (tournaments build an agent per game).
 
-Loading does not import ``ray`` when the checkpoint carries :data:`SIDECAR` (written next to RLlib's files
-by :mod:`train.rllib_train`): the module's weights are read from RLlib's ``module_state.pkl`` (a pickled
-dict of numpy arrays, read with an unpickler that accepts numpy arrays only) and the table from the
-sidecar. Tournament worker processes forked from a process that has imported ``ray`` hang (Ray's
-background threads), and importing ``ray`` costs seconds per process. Other checkpoints are restored with
-RLlib's ``RLModule.from_checkpoint`` (imports ``ray``). Load only checkpoints you trust: RLlib itself
-unpickles them.
+Loading reads nothing that can run code, and does not import ``ray``: the checkpoint must carry
+:data:`SIDECAR` (written next to RLlib's files by :mod:`train.rllib_train`). The module's weights are read
+from RLlib's ``module_state.pkl`` (a pickled dict of numpy arrays) with
+:func:`train.model_files.unpickle_arrays`, which resolves an exact list of numpy names and nothing else,
+and the table from the sidecar (JSON). Tournament worker processes forked from a process that has imported
+``ray`` hang (Ray's background threads), and importing ``ray`` costs seconds per process. A checkpoint
+without the sidecar or ``module_state.pkl`` could only be read by RLlib's ``RLModule.from_checkpoint``,
+which unpickles ``class_and_ctor_args.pkl`` (and can run code from it): it is refused with
+:class:`~train.model_files.UnsafeModelFileError` unless ``allow_pickle=True`` is passed from Python.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import pickle
 from pathlib import Path
 
 from .model_config import ModelConfig
+from .model_files import ModelFileError, UnsafeModelFileError, one_line, unpickle_arrays
 from .scoring_policy import LearnedAgent, PlayScoringNet
 
 #: Module id of the learning policy inside the checkpoint's MultiRLModule.
@@ -57,68 +59,115 @@ def resolve_checkpoint(path: str | os.PathLike, module_id: str = LEARNING_MODULE
 _CACHE: dict[str, tuple[PlayScoringNet, ModelConfig]] = {}
 
 
-class _ArraysOnly(pickle.Unpickler):
-    """Unpickles dicts of numpy arrays and nothing else."""
-
-    def find_class(self, module: str, name: str):
-        if module.split(".")[0] in ("numpy", "collections") or (module, name) == ("builtins", "dict"):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a module state")
-
-
 def write_sidecar(checkpoint: str | os.PathLike, config: ModelConfig, module_id: str = LEARNING_MODULE) -> None:
     """Write :data:`SIDECAR` into an algorithm checkpoint folder (lets :func:`load_rllib_policy` skip ray)."""
     Path(checkpoint, SIDECAR).write_text(json.dumps({"model_config": config.to_dict(), "module": module_id},
                                                     indent=1, allow_nan=False) + "\n")
 
 
-def _load_without_ray(folder: Path) -> tuple[PlayScoringNet, ModelConfig] | None:
-    """The policy from RLlib's ``module_state.pkl`` and the sidecar, or ``None`` when either is missing."""
+#: ``state_dict`` entries (after the ``net.`` prefix) whose shapes give the network's sizes.
+_SIZE_KEYS = ("state_net.0.weight", "state_net.2.weight", "play_in.weight")
+
+
+def _sidecar_and_state(folder: Path) -> tuple[Path, Path]:
+    """The sidecar and ``module_state.pkl`` of a module folder ``<ckpt>/learner_group/learner/rl_module/<id>``."""
+    return folder.parent.parent.parent.parent / SIDECAR, folder / "module_state.pkl"
+
+
+def _load_without_ray(folder: Path) -> tuple[PlayScoringNet, ModelConfig]:
+    """The policy from RLlib's ``module_state.pkl`` and the sidecar (both present), running nothing from them.
+
+    Raises:
+        UnsafeModelFileError: ``module_state.pkl`` names a global that does not rebuild numpy arrays.
+        ModelFileError: either file is damaged, or the weights are not those of a PlayScoringNet (a
+            missing entry, a wrong shape, non-finite values); the message names the file.
+    """
+    import numpy as np
     import torch
+
+    from seers_env.jsonio import loads_strict
 
     from .scoring_policy import NetConfig
 
-    sidecar = folder.parent.parent.parent.parent / SIDECAR  # <ckpt>/learner_group/learner/rl_module/<id>
-    state_file = folder / "module_state.pkl"
-    if not (sidecar.is_file() and state_file.is_file()):
-        return None
-    meta = json.loads(sidecar.read_text())
-    with open(state_file, "rb") as f:
-        state = _ArraysOnly(f).load()
-    weights = {k.removeprefix("net."): torch.as_tensor(v) for k, v in state.items() if k.startswith("net.")}
+    sidecar, state_file = _sidecar_and_state(folder)
+    try:
+        meta = loads_strict(sidecar.read_text(encoding="utf-8"))
+        config = ModelConfig.from_dict(meta["model_config"] if isinstance(meta, dict) else meta)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as err:
+        raise ModelFileError(f"RLlib checkpoint sidecar {str(sidecar)!r} is damaged: it must be JSON "
+                             f'{{"model_config": {{...}}, "module": ...}} ({type(err).__name__}: {err})') from None
+    state = unpickle_arrays(state_file.read_bytes(), str(state_file))
+    if not isinstance(state, dict):
+        raise ModelFileError(f"{str(state_file)!r} holds a {type(state).__name__}, not a dict of numpy arrays")
+    weights = {}
+    for key, value in state.items():
+        if not (isinstance(key, str) and key.startswith("net.")):
+            continue
+        if not (isinstance(value, np.ndarray) and value.dtype.kind == "f"):
+            raise ModelFileError(f"{str(state_file)!r}: entry {key!r} is a {type(value).__name__} "
+                                 f"{getattr(value, 'dtype', '')}, not a float array")
+        weights[key.removeprefix("net.")] = torch.as_tensor(value)
+    missing = [f"net.{k}" for k in _SIZE_KEYS if k not in weights or weights[k].ndim != 2]
+    if missing:
+        raise ModelFileError(f"{str(state_file)!r} is not the state of a PlayScoringRLModule: it lacks the "
+                             f"2-d weights {', '.join(missing)} (it holds {len(weights)} net.* entries)")
     hidden, state_dim = weights["state_net.0.weight"].shape
     embed = weights["state_net.2.weight"].shape[0]
     play_dim = weights["play_in.weight"].shape[1]
-    net = PlayScoringNet(NetConfig(state_dim=state_dim, play_dim=play_dim, hidden=hidden, embed=embed,
-                                   privileged_critic=False))
-    net.load_state_dict(weights)
+    try:
+        net = PlayScoringNet(NetConfig(state_dim=state_dim, play_dim=play_dim, hidden=hidden, embed=embed,
+                                       privileged_critic=False))
+        net.load_state_dict(weights)
+    except (RuntimeError, ValueError) as err:  # missing or unexpected entries, shapes that do not fit
+        raise ModelFileError(f"{str(state_file)!r} does not fit a PlayScoringNet of state {state_dim}, play "
+                             f"{play_dim}, hidden {hidden}, embed {embed}: {one_line(err)}") from None
+    if not all(torch.isfinite(v).all() for v in weights.values()):
+        raise ModelFileError(f"{str(state_file)!r} holds non-finite weights (a diverged training run?)")
     net.eval()
-    return net, ModelConfig.from_dict(meta["model_config"])
+    return net, config
 
 
-def load_rllib_policy(path: str | os.PathLike,
-                      module_id: str = LEARNING_MODULE) -> tuple[PlayScoringNet, ModelConfig]:
+def load_rllib_policy(path: str | os.PathLike, module_id: str = LEARNING_MODULE,
+                      allow_pickle: bool = False) -> tuple[PlayScoringNet, ModelConfig]:
     """The play-scoring network and the table it was trained for, from an RLlib checkpoint
     (memoised per process by module folder and modification time).
 
+    Args:
+        path: see :func:`resolve_checkpoint`.
+        module_id: the module inside the checkpoint.
+        allow_pickle: read a checkpoint without :data:`SIDECAR` or ``module_state.pkl`` with RLlib's
+            ``RLModule.from_checkpoint`` (imports ``ray``; unpickles the checkpoint's files, so runs any code
+            they hold): only for a checkpoint of your own. No agent spec or command sets it.
+
     Raises:
         FileNotFoundError: see :func:`resolve_checkpoint`.
+        UnsafeModelFileError: (a ``ValueError``) ``module_state.pkl`` names a global outside the numpy
+            allow-list, or (without ``allow_pickle``) the checkpoint lacks the sidecar or
+            ``module_state.pkl``, so only unpickling could read it.
+        ModelFileError: (a ``ValueError``) a damaged or incomplete checkpoint; the message names the file.
         ValueError: the checkpoint's module is not a :class:`~train.rllib_module.PlayScoringRLModule`.
     """
     folder = resolve_checkpoint(path, module_id)
     key = f"{folder.resolve()}@{os.path.getmtime(folder)}"
     if key not in _CACHE:
-        import torch
+        sidecar, state_file = _sidecar_and_state(folder)
+        if sidecar.is_file() and state_file.is_file():
+            import torch
 
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # no OpenMP pool in this process: forked tournament workers would hang
-        try:
-            found = _load_without_ray(folder)
-        finally:
-            torch.set_num_threads(threads)
-        if found is not None:
-            _CACHE[key] = found
-            return found
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)  # no OpenMP pool in this process: forked tournament workers would hang
+            try:
+                _CACHE[key] = _load_without_ray(folder)
+            finally:
+                torch.set_num_threads(threads)
+            return _CACHE[key]
+        if not allow_pickle:
+            lacking = " and ".join(str(p) for p in (sidecar, state_file) if not p.is_file())
+            raise UnsafeModelFileError(
+                f"RLlib checkpoint {str(folder)!r} lacks {lacking}: without them only RLlib's own loader can "
+                f"read it, and it unpickles the checkpoint's files, which can run code from them; refused. "
+                f"Checkpoints written by seers train --algo rllib carry both; from Python, "
+                f"load_rllib_policy(path, allow_pickle=True) reads a checkpoint you trust")
         from ray.rllib.core.rl_module.rl_module import RLModule
 
         from .rllib_module import PlayScoringRLModule
@@ -138,7 +187,7 @@ def rllib_agent(path: str | os.PathLike, seed: int | None = None, greedy: bool =
     legal play by default, or sampled with ``greedy=False``).
 
     Raises:
-        FileNotFoundError, ValueError: see :func:`load_rllib_policy`.
+        FileNotFoundError, UnsafeModelFileError, ModelFileError, ValueError: see :func:`load_rllib_policy`.
     """
     agent = LearnedAgent(load_rllib_policy(path), greedy=greedy, seed=seed)
     agent.path = os.fspath(path)

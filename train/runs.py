@@ -7,7 +7,6 @@ imports neither torch nor stable-baselines3, so listing is instant.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -74,15 +73,16 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
         FileNotFoundError: ``run_dir`` has no ``config.json`` (not a run folder).
     """
     from agents.tournament import paired_differences
+    from seers_env.jsonio import read_json_file
 
     run = Path(run_dir)
     cfg_path = run / "config.json"
     if not cfg_path.is_file():
         raise FileNotFoundError(f"{str(run)!r} is not a run folder: no config.json")
-    raw = json.loads(cfg_path.read_text())
+    raw = read_json_file(cfg_path, "run configuration", strict=False)
     config = raw.get("config") or raw.get(raw.get("algo", ""), {}) if isinstance(raw, dict) else {}
     summary_path = run / "summary.json"
-    summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    summary = read_json_file(summary_path, "run summary", strict=False) if summary_path.is_file() else {}
     # MaskablePPO counts environment steps (its decisions); the self-play learner counts the plays of
     # every seat (all_decisions) and, apart, the policy's decisions it trains on; RLlib its env steps
     steps = summary.get("timesteps", summary.get("all_decisions", summary.get("env_steps")))
@@ -101,7 +101,7 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     if eval_path.is_file():
         rows = []
         try:
-            tables = _learned_results(json.loads(eval_path.read_text()))
+            tables = _learned_results(read_json_file(eval_path, "evaluation", strict=False))
         except ValueError:  # not JSON: listed without an evaluation
             tables = []
         for table, data in tables:

@@ -415,32 +415,42 @@ def save_policy(net: PlayScoringNet, config: ModelConfig, path: str | os.PathLik
 
 
 def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
-    """Read a model file written by :func:`save_policy`.
+    """Read a model file written by :func:`save_policy`, with ``torch.load(weights_only=True)`` (tensors and
+    plain containers only: nothing from the file is run).
 
     Raises:
         FileNotFoundError: no file at ``path``.
-        ValueError: the file is not a play-scoring model (the message says what it is).
+        train.model_files.UnsafeModelFileError: (a ``ValueError``) the file holds other objects, which
+            ``weights_only`` refuses to unpickle.
+        train.model_files.ModelFileError: (a ``ValueError``) the file is not a play-scoring model, or a
+            damaged one (the message names it and says what it is).
     """
+    from .model_files import ModelFileError, UnsafeModelFileError, torch_load_problem, weights_only_refusal
+
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no play-scoring model at {path!r}; train one with seers train")
     try:
         blob = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:  # zip of another library, a truncated file, ...
-        raise ValueError(f"{path!r} is not a play-scoring model file ({type(err).__name__}: {err}); "
-                         f"MaskablePPO models are used as ppo:<model.zip>") from None
+    except Exception as err:  # zip of another library, a truncated file, a foreign object, ...
+        refused = weights_only_refusal(err)
+        if refused is not None:
+            raise UnsafeModelFileError(f"{path!r} refers to {refused}, which torch.load(weights_only=True) "
+                                       f"refused to load (it builds tensors and plain data only)") from None
+        raise ModelFileError(f"{path!r} is not a play-scoring model file ({type(err).__name__}: "
+                             f"{torch_load_problem(err)}); MaskablePPO models are used as ppo:<model.zip>") from None
     if not isinstance(blob, dict) or blob.get("format") != MODEL_FORMAT:
-        raise ValueError(f"{path!r} is not a play-scoring model file (format "
-                         f"{blob.get('format') if isinstance(blob, dict) else type(blob).__name__!r}, "
-                         f"expected {MODEL_FORMAT!r})")
+        raise ModelFileError(f"{path!r} is not a play-scoring model file (format "
+                             f"{blob.get('format') if isinstance(blob, dict) else type(blob).__name__!r}, "
+                             f"expected {MODEL_FORMAT!r})")
     try:
         net = PlayScoringNet(NetConfig(**blob["net"]))
         net.load_state_dict(blob["state_dict"])
         config = ModelConfig.from_dict(blob["model_config"])
     except (TypeError, KeyError, RuntimeError, ValueError) as err:
-        raise ValueError(f"{path!r} is a damaged play-scoring model file ({type(err).__name__}: {err})") from None
+        raise ModelFileError(f"{path!r} is a damaged play-scoring model file ({type(err).__name__}: {err})") from None
     if not all(torch.isfinite(v).all() for v in net.state_dict().values()):
-        raise ValueError(f"{path!r} holds non-finite weights (a diverged training run?)")
+        raise ModelFileError(f"{path!r} holds non-finite weights (a diverged training run?)")
     net.eval()
     return net, config
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-import json
 import operator
 import os
 import time
@@ -44,7 +43,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from seers_env.jsonio import null_non_finite, write_json
+from seers_env.jsonio import null_non_finite, read_json_file, write_json
 
 from .league import DEFAULT_MIX, LeagueSampler, list_snapshots, parse_mix
 
@@ -418,7 +417,7 @@ def save_model(model, path: str | os.PathLike, config: TrainConfig, policy_only:
 
     ``policy_only``: leave out the Adam optimizer's moment estimates (two floats per weight), about a
     third of the size (9.5 MB instead of 28 MB with the default 256,256 networks). The file is still a
-    stable-baselines3 model that ``MaskablePPO.load`` reads (its optimizer then starts fresh), so it plays
+    stable-baselines3 model that :func:`train.policy.load_model` reads (its optimizer then starts fresh), so it plays
     as an agent (``ppo:<file>``) and as a snapshot opponent; only checkpoints, which resume training,
     keep the optimizer state.
     """
@@ -484,6 +483,7 @@ def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
 
     Raises:
         FileNotFoundError: no such checkpoint, or its run folder has no ``config.json``.
+        ValueError: that ``config.json`` is not JSON or has no ``"config"`` object (the message names it).
     """
     ckpt = Path(checkpoint)
     if not ckpt.is_file():
@@ -493,7 +493,11 @@ def resolve_resume(checkpoint: str | os.PathLike) -> tuple[Path, TrainConfig]:
     if not cfg_path.is_file():
         raise FileNotFoundError(f"checkpoint {str(ckpt)!r} is not inside a run folder: {str(cfg_path)!r} is "
                                 f"missing")
-    return run_dir, TrainConfig.from_dict(json.loads(cfg_path.read_text())["config"])
+    raw = read_json_file(cfg_path, "run configuration", strict=False)
+    if not isinstance(raw, dict) or not isinstance(raw.get("config"), dict):
+        raise ValueError(f"run configuration {str(cfg_path)!r} has no \"config\" object; it was not written by "
+                         f"seers train --algo maskable-ppo")
+    return run_dir, TrainConfig.from_dict(raw["config"])
 
 
 def _fit_80(echo: Callable[[str], None]) -> Callable[[str], None]:
@@ -531,6 +535,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         ValueError: the checkpoint already has ``total_timesteps`` steps or more; a run folder that exists
             already (without resume or ``force``; the message names its newest checkpoint).
         FileNotFoundError: a missing checkpoint.
+        train.model_files.ModelFileError: (a ``ValueError``) a checkpoint that is damaged, or holds a pickle
+            the safe reader refuses (:func:`train.policy.load_model`: nothing from it is run).
     """
     import torch as th
     from sb3_contrib import MaskablePPO
@@ -563,11 +569,14 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     timing = {"eval_s": 0.0}
     imitation = None
     if resume is not None and (run_dir / "summary.json").is_file():
-        imitation = json.loads((run_dir / "summary.json").read_text()).get("imitation")
+        summary = read_json_file(run_dir / "summary.json", "run summary", strict=False)
+        imitation = summary.get("imitation") if isinstance(summary, dict) else None
     snapshot_dir = str(run_dir / "snapshots")
     if resume is not None:
-        model = MaskablePPO.load(resume, device="cpu", tensorboard_log=str(run_dir / "tb"))
+        from .policy import load_model
         from .ppo_agent import check_model_file
+
+        model = load_model(resume, device="cpu", tensorboard_log=str(run_dir / "tb"))  # runs nothing from it
 
         check_model_file(model, resume, config.n_players, config.artifact_deck)
         start_steps = int(model.num_timesteps)
