@@ -109,7 +109,7 @@ def page_specs_text(limits: Limits) -> str:
     budgets within ``limits`` and ``limits.allowed_specs``; no spec the page would refuse."""
     named = list(PAGE_SPECS) + [s for s in limits.allowed_specs if s not in PAGE_SPECS]
     return (f"{', '.join(named)}, ismcts:<1..{limits.max_ismcts_iterations}> (iterations per move) or "
-            f"ismcts:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move, e.g. ismcts:0.5s)")
+            f"ismcts:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move)")
 
 
 def table_problem(agent: Any, err: Exception, players: int, artifacts: bool) -> str:

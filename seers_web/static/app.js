@@ -31,7 +31,7 @@ const ARTIFACT_SHORT = {
 
 const ui = {
   meta: null, view: "play", id: null, state: null, selected: [], answers: {},
-  paused: false, timer: null, busy: false, replayFile: null, replayTimer: null,
+  paused: false, timer: null, busy: false, replayFile: null, replayTimer: null, ready: false,
 };
 window.__seers = ui;  // for tests and curious people
 
@@ -577,6 +577,15 @@ function replayAuto() {
 
 // --- wiring -------------------------------------------------------------------------------------------
 async function init() {
+  // the tabs and forms work at once; what needs the server's cards and specs waits for /api/meta
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => {  // a tab shows its form; open games stay in the Games menu
+      if (ui.state) { stopTimers(); ui.state = null; ui.id = null; location.hash = ""; }
+      setView(b.dataset.view);
+    });
+  }
+  for (const p of ["play", "watch"]) agentInputs(p);
+  setView(ui.view);
   ui.meta = await api("GET", "/api/meta");
   const dl = $("#spec-list");
   for (const s of ui.meta.specs) dl.append(el("option", { value: s }));
@@ -586,18 +595,12 @@ async function init() {
       + `iterations per move, or ismcts:<seconds>s up to ${lim.max_ismcts_seconds} s per move.`;
   }
   for (const p of ["play", "watch"]) {
-    agentInputs(p);
+    agentInputs(p);  // again: the players chosen meanwhile
     $(`#${p}-players`).addEventListener("change", () => agentInputs(p));
     $(`#start-${p}`).addEventListener("click", () => startGame(p));
   }
   $("#play-seat").addEventListener("change", () => agentInputs("play"));
   $("#show-hands").checked = true;
-  for (const b of document.querySelectorAll(".tab")) {
-    b.addEventListener("click", () => {  // a tab shows its form; open games stay in the Games menu
-      if (ui.state) { stopTimers(); ui.state = null; ui.id = null; location.hash = ""; }
-      setView(b.dataset.view);
-    });
-  }
   $("#replay-open").addEventListener("click", () => openReplay(0));
   $("#rp-game").addEventListener("change", (ev) => openReplay(Number(ev.target.value)));
   $("#games").addEventListener("change", (ev) => { if (ev.target.value) guarded(() => loadGame(ev.target.value)); });
@@ -649,9 +652,10 @@ async function init() {
     }
   };
   window.addEventListener("hashchange", fromHash);
-  setView("play");
+  setView(ui.view);
   await fromHash();
   refreshGames();
+  ui.ready = true;  // for tests: every control is wired
 }
 
 init().catch((err) => showError(`the page could not start: ${err.message}`));
