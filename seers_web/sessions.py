@@ -105,9 +105,17 @@ MAX_SPEC_CHARS = 200
 
 
 def page_specs_text(limits: Limits) -> str:
-    """The agent specs the page accepts (:func:`check_spec`), for messages: :data:`PAGE_SPECS`, the ISMCTS
-    budgets within ``limits`` and ``limits.allowed_specs``; no spec the page would refuse."""
-    named = list(PAGE_SPECS) + [s for s in limits.allowed_specs if s not in PAGE_SPECS]
+    """The agent specs the page accepts (:func:`check_spec`), for messages: :data:`PAGE_SPECS` (``learned``
+    only where this install can build it), the ISMCTS budgets within ``limits`` and
+    ``limits.allowed_specs``; no spec the page would refuse."""
+    from agents import make_agent
+
+    named = list(PAGE_SPECS)
+    try:  # the shipped learned models need torch and their files
+        make_agent("learned", seed=0)
+    except (ValueError, OSError, ImportError, RuntimeError):
+        named.remove("learned")
+    named += [s for s in limits.allowed_specs if s not in named]
     return (f"{', '.join(named)}, ismcts:<1..{limits.max_ismcts_iterations}> (iterations per move) or "
             f"ismcts:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move)")
 
@@ -177,8 +185,9 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
                                f"{limits.max_ismcts_seconds:g}s per move here")
     try:
         agent = make_agent(spec, seed=0)
-    except ValueError as err:
-        raise WebError(f"{where}: {err}") from None
+    except ValueError as err:  # make_agent lists every spec form (file ones too): list the page's instead
+        reason = re.split(r"; (?:valid specs|train one with)", str(err))[0]
+        raise WebError(f"{where}: {reason}; the page may use {page_specs_text(limits)}") from None
     except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
         raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
                        f"{err})") from None
@@ -227,7 +236,9 @@ def score_text(value: int) -> str:
 def join_words(items: Sequence[str], conjunction: str = "and") -> str:
     """``"a"``, ``"a and b"``, ``"a, b and c"``."""
     items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conjunction} {items[-1]}" if items else ""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 def play_choices(play: Play, names: Sequence[str]) -> list[list[str]]:
@@ -282,15 +293,16 @@ def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
         play = Play.from_dict(event["play"])
         return f"{seat_label(event['seat'], names)}: {'passes' if play.is_pass else play.describe()}"
     if kind == "trick":
+        cards = plural(len(event["cards"]), "card")
         if "taken_by" in event:
-            return f"{seat_label(event['taken_by'], names)} takes the trick ({plural(len(event['cards']), 'card')})"
-        return f"{seat_label(event['won_by'], names)} wins the trick ({plural(len(event['cards']), 'card')})"
+            return f"{seat_label(event['taken_by'], names)} takes the trick's {cards} into their hand"
+        return f"{seat_label(event['won_by'], names)} wins the trick ({cards})"
     if kind == "round_end":
         return f"Round {event['round'] + 1} ends; scores: {', '.join(score_text(v) for v in event['scores'])}"
     if kind == "game_end":
-        winners = event["winners"]
+        winners = [seat_label(s, names) for s in event["winners"]]
         return (f"Game over; totals: {', '.join(score_text(v) for v in event['totals'])}; "
-                f"{'winner' if len(winners) == 1 else 'winners'}: {join_words([seat_label(s, names) for s in winners])}")
+                f"{'winner' if len(winners) == 1 else 'winners'}: {join_words(winners)}")
     return str(kind)
 
 

@@ -502,3 +502,32 @@ def test_history_reads_as_text(client):
     assert not re.search(r"[\[\]']", text) and "player_" not in text, text
     assert re.search(r"^Round 2 ends; scores: (\u2212?\d+, ){2}\u2212?\d+$", text, re.M)
     assert re.search(r"^Game over; totals: .*; winners?: player \d \(heuristic\)", text, re.M)
+
+
+def test_agent_errors_leave_out_learned_where_it_cannot_be_built(client, monkeypatch):
+    import agents
+
+    real = agents.make_agent
+
+    def no_learned(spec, seed=None):
+        if spec.startswith("learned"):
+            raise ImportError("No module named 'torch'")
+        return real(spec, seed=seed)
+
+    monkeypatch.setattr(agents, "make_agent", no_learned)
+    error = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["alphazero"]}).json()["error"]
+    assert "may use random, greedy, heuristic, ismcts, ismcts:<1..500>" in error and "learned" not in error
+
+
+def test_agent_build_errors_name_the_page_specs_not_every_spec_form(client, monkeypatch):
+    import agents
+
+    def broken(spec, seed=None):  # make_agent's own message lists file specs the page may not send
+        raise ValueError(f"bad ismcts budget in agent spec {spec!r} (too small); valid specs: random, "
+                         "ppo:<path to model.zip>, learned:<path to model.pt>")
+
+    monkeypatch.setattr(agents, "make_agent", broken)
+    r = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["ismcts:3"]})
+    error = r.json()["error"]
+    assert r.status_code == 400 and "bad ismcts budget in agent spec 'ismcts:3' (too small)" in error
+    assert "ppo:" not in error and "learned:" not in error and "may use random, greedy, heuristic" in error
