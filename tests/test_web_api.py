@@ -488,6 +488,8 @@ def test_history_reads_as_text(client):
     names = ["you", "heuristic", "random"]
     assert event_text({"event": "trick", "won_by": 1, "cards": [5]}, names) == \
         "player 1 (heuristic) wins the trick (1 card)"
+    assert event_text({"event": "trick", "taken_by": 0, "cards": [5, 9]}, names) == \
+        "player 0 (you) takes the trick's 2 cards into their hand"
     assert event_text({"event": "round_end", "round": 0, "scores": [-6, -1, 0]}, names) == \
         "Round 1 ends; scores: \u22126, \u22121, 0"
     assert event_text({"event": "game_end", "totals": [-6, -1, 0], "winners": [2]}, names) == \
@@ -499,7 +501,7 @@ def test_history_reads_as_text(client):
     while not w["game_over"]:
         w = client.post(f"/api/games/{w['id']}/advance").json()
     text = "\n".join(w["history"])
-    assert not re.search(r"[\[\]']", text) and "player_" not in text, text
+    assert not re.search(r"[\[\]]|'player", text) and "player_" not in text, text
     assert re.search(r"^Round 2 ends; scores: (\u2212?\d+, ){2}\u2212?\d+$", text, re.M)
     assert re.search(r"^Game over; totals: .*; winners?: player \d \(heuristic\)", text, re.M)
 
