@@ -14,6 +14,7 @@ POST     /api/games/{id}/advance         the next agent's play ``{"move": N}``
 POST     /api/games/{id}/seek            replay position ``{"step": N}``
 GET      /api/games/{id}/log             the game log as a JSON download
 DELETE   /api/games/{id}                 close a game
+GET      /, /static/..., /favicon.svg    the page (``/favicon.ico`` is the same SVG icon)
 =======  ==============================  =====================================================
 
 Only the server's own page is answered (:mod:`seers_web.guard`: ``Host``, ``Origin``, JSON bodies only).
@@ -253,6 +254,12 @@ def create_app(limits: Limits | None = None, seed: int | None = None,
     @app.get("/")
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    @app.get("/favicon.svg")
+    @app.get("/favicon.ico")  # asked for by browsers that did not read the page's <link rel="icon">
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -104,6 +104,42 @@ _ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{
 MAX_SPEC_CHARS = 200
 
 
+def page_specs_text(limits: Limits) -> str:
+    """The agent specs the page accepts (:func:`check_spec`), for messages: :data:`PAGE_SPECS` (``learned``
+    only where this install can build it), the ISMCTS budgets within ``limits`` and
+    ``limits.allowed_specs``; no spec the page would refuse."""
+    from agents import make_agent
+
+    named = list(PAGE_SPECS)
+    try:  # the shipped learned models need torch and their files
+        make_agent("learned", seed=0)
+    except (ValueError, OSError, ImportError, RuntimeError):
+        named.remove("learned")
+    named += [s for s in limits.allowed_specs if s not in named]
+    return (f"{', '.join(named)}, ismcts:<1..{limits.max_ismcts_iterations}> (iterations per move) or "
+            f"ismcts:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move)")
+
+
+def table_problem(agent: Any, err: Exception, players: int, artifacts: bool) -> str:
+    """Why ``agent`` cannot play at a table of ``players`` with or without artifacts (``err`` from its
+    ``check_use``), said for a person at the page: no file path of the server, no advice meant for the
+    command line or Python."""
+    if getattr(agent, "shipped", False):  # train.scoring_policy.LearnedAgent with the shipped models
+        from train.scoring_policy import shipped_player_counts
+
+        counts = shipped_player_counts()
+        if players not in counts:
+            return (f"the shipped learned models play at tables of {join_words([str(n) for n in counts], 'or')} "
+                    f"players; choose {'that' if len(counts) == 1 else 'one of those'} or another agent")
+        trained_deck = getattr(getattr(agent, "config", None), "artifact_deck", None)
+        if trained_deck is not None and bool(trained_deck) != artifacts:
+            return (f"the shipped learned model for {players} players was trained "
+                    f"{'with' if trained_deck else 'without'} artifacts; turn artifacts "
+                    f"{'on' if trained_deck else 'off'} or choose another agent")
+    reason = re.split(r"; (?:train one with|from Python)", str(err))[0]
+    return re.sub(r"model '[^']*'", "its model", reason)
+
+
 def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
     """Validate an agent spec sent by the page and return it stripped.
 
@@ -131,9 +167,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
         raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
                        f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
     if name not in PAGE_SPECS:
-        offered = ", ".join(PAGE_SPECS + limits.allowed_specs)
-        raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {offered}, "
-                       f"ismcts:<iterations> or ismcts:<seconds>s")
+        raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits)}")
     if colon:
         budget = _ISMCTS_BUDGET.match(arg)
         if budget is None:
@@ -151,8 +185,9 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
                                f"{limits.max_ismcts_seconds:g}s per move here")
     try:
         agent = make_agent(spec, seed=0)
-    except ValueError as err:
-        raise WebError(f"{where}: {err}") from None
+    except ValueError as err:  # make_agent lists every spec form (file ones too): list the page's instead
+        reason = re.split(r"; (?:valid specs|train one with)", str(err))[0]
+        raise WebError(f"{where}: {reason}; the page may use {page_specs_text(limits)}") from None
     except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
         raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
                        f"{err})") from None
@@ -183,7 +218,27 @@ def all_cards() -> list[dict[str, Any]]:
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:
-    return f"player_{seat} ({names[seat]})" if names and names[seat] else f"player_{seat}"
+    """How the page names a seat: ``"player 2 (heuristic)"``, or ``"player 2"`` without a name."""
+    return f"player {seat} ({names[seat]})" if names and names[seat] else f"player {seat}"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun in agreement: ``plural(1, "card")`` is ``"1 card"``, ``plural(2, "card")``
+    ``"2 cards"`` (``words``: an irregular plural)."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
+def score_text(value: int) -> str:
+    """A score as people write it: negative ones with a minus sign (U+2212), e.g. ``"\u22126"``."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+def join_words(items: Sequence[str], conjunction: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 def play_choices(play: Play, names: Sequence[str]) -> list[list[str]]:
@@ -238,14 +293,24 @@ def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
         play = Play.from_dict(event["play"])
         return f"{seat_label(event['seat'], names)}: {'passes' if play.is_pass else play.describe()}"
     if kind == "trick":
+        cards = plural(len(event["cards"]), "card")
         if "taken_by" in event:
-            return f"{seat_label(event['taken_by'], names)} takes the trick's {len(event['cards'])} cards"
-        return f"{seat_label(event['won_by'], names)} wins the trick ({len(event['cards'])} cards)"
+            return f"{seat_label(event['taken_by'], names)} takes the trick's {cards} into their hand"
+        return f"{seat_label(event['won_by'], names)} wins the trick ({cards})"
     if kind == "round_end":
-        return f"Round {event['round'] + 1} ends; scores {event['scores']}"
+        return f"Round {event['round'] + 1} ends; scores: {', '.join(score_text(v) for v in event['scores'])}"
     if kind == "game_end":
-        return f"Game over; totals {event['totals']}, winners {[seat_label(s, names) for s in event['winners']]}"
+        winners = [seat_label(s, names) for s in event["winners"]]
+        return (f"Game over; totals: {', '.join(score_text(v) for v in event['totals'])}; "
+                f"{'winner' if len(winners) == 1 else 'winners'}: {join_words(winners)}")
     return str(kind)
+
+
+def playable_flags(hand: Sequence[int], plays: Sequence[Play]) -> list[bool]:
+    """For each position of ``hand``: whether its card is one of the cards of at least one of ``plays``
+    (the union of ``Play.cards()``; a pass has none). Copies of a card (wilds) get the same flag."""
+    used = {c for p in plays for c in p.cards()}
+    return [c in used for c in hand]
 
 
 def n_plays(game: Game) -> int:
@@ -258,7 +323,9 @@ def game_state(game: Game, names: Sequence[str], visible: Sequence[int], legal_f
     """The JSON state of ``game`` as shown to someone who may see the hands of the seats in ``visible``.
 
     Hidden hands are sent as sizes only. ``legal_for``: the seat whose legal plays are included when it is
-    to act. ``history``: the number of last history lines sent.
+    to act (``legal``), with ``playable``: one flag per card of its hand (in the order of ``hands``), true
+    for a card of at least one legal play (:func:`playable_flags`); both ``None`` otherwise.
+    ``history``: the number of last history lines sent.
     """
     n = game.n_players
     top = None
@@ -285,10 +352,12 @@ def game_state(game: Game, names: Sequence[str], visible: Sequence[int], legal_f
         "history": [event_text(e, names) for e in events[-history:]],
         "last_round": ({"round": last_round_end["round"], "scores": last_round_end["scores"],
                         "hands": last_round_end["hands"]} if last_round_end else None),
-        "legal": None,
+        "legal": None, "playable": None,
     }
     if legal_for is not None and game.current == legal_for and not game.game_over:
-        state["legal"] = [play_json(p, i, names) for i, p in enumerate(game.legal_plays())]
+        legal = game.legal_plays()
+        state["legal"] = [play_json(p, i, names) for i, p in enumerate(legal)]
+        state["playable"] = playable_flags(game.hands[legal_for], legal)
     return state
 
 
@@ -465,7 +534,10 @@ class SessionStore:
             try:
                 agent.check_use(players, config.artifact_deck)
             except (ValueError, OSError) as err:
-                raise WebError(f"agent {agent.name!r} cannot play at this table: {err}") from None
+                raise WebError(f"the agent at player {s} ({agent.name}) cannot play at this table ({players} "
+                               f"players, {'with' if artifacts else 'without'} artifacts): "
+                               f"{table_problem(agent, err, players, artifacts)}. The page may use "
+                               f"{page_specs_text(self.limits)}") from None
         names = ["you" if s == seat else agents[s].name for s in range(players)]
         if should_stop():
             raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
@@ -537,7 +609,7 @@ class SessionStore:
             if game.game_over:
                 raise WebError("the game is over; start a new one", 409)
             if game.current != session.human:
-                raise WebError(f"it is player_{game.current}'s turn, not yours (player_{session.human})", 409)
+                raise WebError(f"it is player {game.current}'s turn, not yours (player {session.human})", 409)
             try:
                 game.apply(play)
             except IllegalPlayError as err:
@@ -573,7 +645,7 @@ class SessionStore:
             if seat == session.human:
                 raise WebError("it is your turn: choose a play", 409)
             if session.busy:
-                raise WebError(f"the agent at player_{seat} is still choosing its play; wait for it", 409)
+                raise WebError(f"the agent at player {seat} is still choosing its play; wait for it", 409)
             if session.search_s >= self.limits.max_search_s_per_game:
                 raise WebError(f"the agents of game {session.id} have used {session.search_s:.0f} s of thinking "
                                f"time, the limit per game on this server ({self.limits.max_search_s_per_game:g} "
@@ -585,21 +657,21 @@ class SessionStore:
             try:
                 play = agent.act(SeatView(game, seat))
             except Exception as err:  # a broken agent: say which, keep the game as it was
-                raise WebError(f"the agent at player_{seat} ({agent.name}) failed: {type(err).__name__}: {err}",
+                raise WebError(f"the agent at player {seat} ({agent.name}) failed: {type(err).__name__}: {err}",
                                500) from err
             finally:
                 session.search_s += time.perf_counter() - start
             with session.lock:
                 if session.closed.is_set():
-                    raise Stopped(f"game {session.id} was closed while player_{seat} chose; no play was made",
+                    raise Stopped(f"game {session.id} was closed while player {seat} chose; no play was made",
                                   410)
                 if should_stop():
                     raise Stopped(f"stopped (the request was given up or the server is stopping) while "
-                                  f"player_{seat} chose; no play was made")
+                                  f"player {seat} chose; no play was made")
                 try:
                     game.apply(play)
                 except Exception as err:  # the engine changes nothing on an illegal play
-                    raise WebError(f"the agent at player_{seat} ({agent.name}) failed: {type(err).__name__}: "
+                    raise WebError(f"the agent at player {seat} ({agent.name}) failed: {type(err).__name__}: "
                                    f"{err}", 500) from err
         finally:
             with session.lock:

@@ -4,6 +4,7 @@ every kind of bad request gets a 4xx with a clear message and leaves the game as
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -405,5 +406,130 @@ def test_a_failing_agent_is_named_and_the_game_is_unchanged(client):
     agent.act = lambda view: Play(9)  # not a legal play
     before = snapshot(client, w["id"])
     r = client.post(f"/api/games/{w['id']}/advance")
-    assert r.status_code == 500 and f"the agent at player_{session.game.current} (random) failed" in r.json()["error"]
+    assert r.status_code == 500 and f"the agent at player {session.game.current} (random) failed" in r.json()["error"]
     assert snapshot(client, w["id"]) == before
+
+
+@pytest.mark.parametrize("players,artifacts,seed", [(3, True, 1), (2, False, 6), (5, True, 3)])
+def test_playable_flags_are_the_cards_of_the_legal_plays(client, players, artifacts, seed):
+    st = new_game(client, players=players, seat=0, agents=["random"], seed=seed, artifacts=artifacts)
+    rng = np.random.default_rng(seed)
+    checked = dimmed = 0
+    while not st["game_over"]:
+        if st["legal"] is None:  # an agent's turn: no flags
+            assert st["playable"] is None
+            st = client.post(f"/api/games/{st['id']}/advance", json={"move": st["move"]}).json()
+            continue
+        hand = st["hands"]["0"]
+        used = {c for p in st["legal"] for c in p["cards"]}
+        assert st["playable"] == [c in used for c in hand]
+        session = client.app.state.store._sessions[st["id"]]  # the engine agrees
+        engine_used = {c for p in session.game.legal_plays() for c in p.cards()}
+        assert st["playable"] == [c in engine_used for c in hand]
+        checked += 1
+        dimmed += not all(st["playable"])
+        p = st["legal"][int(rng.integers(len(st["legal"])))]
+        st = client.post(f"/api/games/{st['id']}/play", json={"play": p["play"], "move": st["move"]}).json()
+    assert checked >= 3 and dimmed >= 1  # several states, some with cards in no legal play
+    assert st["playable"] is None
+    w = client.post("/api/games", json={"mode": "watch", "players": 2, "agents": ["random"], "rounds": 1}).json()
+    assert w["playable"] is None and w["legal"] is None  # nobody plays from a watch page
+
+
+def test_favicon_is_served_and_named_by_the_page(client):
+    for path in ("/favicon.ico", "/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text.lstrip().startswith("<svg")
+    assert '<link rel="icon" href="/favicon.svg"' in client.get("/").text
+    r = client.get("/favicon.ico", headers={"Host": "evil.example:8000"})  # the guard still answers first
+    assert r.status_code == 403
+
+
+def _accepted(spec_list: str) -> list[str]:
+    """The specs named in an error's list, with example values for the budget placeholders."""
+    names = [s.strip() for s in re.split(r", | or ", re.sub(r" \([^)]*\)", "", spec_list))]
+    return [n.replace("<1..500>", "500").replace("<seconds>s", "0.5s") for n in names if n]
+
+
+def test_agent_errors_list_only_specs_the_page_accepts(client):
+    from seers_web.sessions import WebError, check_spec
+
+    limits = client.app.state.store.limits
+    bodies = [{"mode": "watch", "players": 3, "agents": ["alphazero"]}]
+    try:
+        make_agent("learned", seed=0)
+    except (ValueError, OSError, ImportError, RuntimeError):
+        pass  # no shipped model here: only the unknown spec
+    else:
+        bodies += [{"mode": "watch", "players": 2, "agents": ["learned"]},
+                   {"mode": "watch", "players": 3, "agents": ["learned"], "artifacts": False}]
+    for body in bodies:
+        r = client.post("/api/games", json=body)
+        error = r.json()["error"]
+        assert r.status_code == 400 and len(client.app.state.store) == 0, error
+        assert "<path" not in error and "learned:" not in error and "ppo:" not in error and "rllib" not in error
+        assert "allow_off_config" not in error and ".pt" not in error  # no advice meant for Python, no server file
+        listed = _accepted(error.split("may use ")[1])
+        assert {"random", "greedy", "heuristic", "ismcts", "ismcts:500", "ismcts:0.5s"} <= set(listed)
+        for spec in listed:  # every spec the message offers is one the page may send
+            try:
+                check_spec(spec, limits)
+            except WebError as err:
+                raise AssertionError(f"{error!r} offers {spec!r}, which the page refuses: {err.message}")
+    if len(bodies) > 1:
+        r = client.post("/api/games", json=bodies[1])
+        assert "the shipped learned models play at tables of 3 or 4 players" in r.json()["error"]
+
+
+def test_history_reads_as_text(client):
+    from seers_web.sessions import event_text
+
+    names = ["you", "heuristic", "random"]
+    assert event_text({"event": "trick", "won_by": 1, "cards": [5]}, names) == \
+        "player 1 (heuristic) wins the trick (1 card)"
+    assert event_text({"event": "trick", "taken_by": 0, "cards": [5, 9]}, names) == \
+        "player 0 (you) takes the trick's 2 cards into their hand"
+    assert event_text({"event": "round_end", "round": 0, "scores": [-6, -1, 0]}, names) == \
+        "Round 1 ends; scores: \u22126, \u22121, 0"
+    assert event_text({"event": "game_end", "totals": [-6, -1, 0], "winners": [2]}, names) == \
+        "Game over; totals: \u22126, \u22121, 0; winner: player 2 (random)"
+    assert event_text({"event": "game_end", "totals": [3, 3, 0], "winners": [0, 1]}, names).endswith(
+        "winners: player 0 (you) and player 1 (heuristic)")
+    w = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["heuristic"], "seed": 2,
+                                        "rounds": 2}).json()
+    while not w["game_over"]:
+        w = client.post(f"/api/games/{w['id']}/advance").json()
+    text = "\n".join(w["history"])
+    assert not re.search(r"[\[\]]|'player", text) and "player_" not in text, text
+    assert re.search(r"^Round 2 ends; scores: (\u2212?\d+, ){2}\u2212?\d+$", text, re.M)
+    assert re.search(r"^Game over; totals: .*; winners?: player \d \(heuristic\)", text, re.M)
+
+
+def test_agent_errors_leave_out_learned_where_it_cannot_be_built(client, monkeypatch):
+    import agents
+
+    real = agents.make_agent
+
+    def no_learned(spec, seed=None):
+        if spec.startswith("learned"):
+            raise ImportError("No module named 'torch'")
+        return real(spec, seed=seed)
+
+    monkeypatch.setattr(agents, "make_agent", no_learned)
+    error = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["alphazero"]}).json()["error"]
+    assert "may use random, greedy, heuristic, ismcts, ismcts:<1..500>" in error and "learned" not in error
+
+
+def test_agent_build_errors_name_the_page_specs_not_every_spec_form(client, monkeypatch):
+    import agents
+
+    def broken(spec, seed=None):  # make_agent's own message lists file specs the page may not send
+        raise ValueError(f"bad ismcts budget in agent spec {spec!r} (too small); valid specs: random, "
+                         "ppo:<path to model.zip>, learned:<path to model.pt>")
+
+    monkeypatch.setattr(agents, "make_agent", broken)
+    r = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["ismcts:3"]})
+    error = r.json()["error"]
+    assert r.status_code == 400 and "bad ismcts budget in agent spec 'ismcts:3' (too small)" in error
+    assert "ppo:" not in error and "learned:" not in error and "may use random, greedy, heuristic" in error

@@ -13,6 +13,7 @@ forwards and backwards, and save a screenshot of each view (1280x800 and a 390 p
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -94,6 +95,17 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def score(text: str) -> int:
+    """A score as the page writes it (a minus sign, U+2212, for negative ones)."""
+    return int(text.replace("\u2212", "-"))
+
+
+def open_page(page, url: str) -> None:
+    """Load the page and wait until it has started (its controls are wired, ``/api/meta`` is read)."""
+    page.goto(url)
+    page.wait_for_function("() => window.__seers && window.__seers.ready")
+
+
 def state(page) -> dict:
     return page.evaluate("window.__seers.state")
 
@@ -131,7 +143,7 @@ def click_play(page, p: dict) -> int:
 
 def test_play_whole_game_by_clicking(server, page):
     seed, players, human = 11, 3, 1
-    page.goto(server)
+    open_page(page, server)
     page.select_option("#play-players", str(players))
     page.select_option("#play-seat", str(human))
     page.fill("#play-rounds", "1")
@@ -177,15 +189,19 @@ def test_play_whole_game_by_clicking(server, page):
         seat = game.current
         game.apply(Play.from_dict(next(mine)) if seat == human else agents[seat].act(SeatView(game, seat)))
     assert next(mine, None) is None
-    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(players)]
+    totals = [score(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(players)]
     assert totals == game.totals == st["totals"]
     assert "Game over" in page.inner_text("#gameover")
+    history = page.inner_text("#history")  # as people write it: no Python lists, quoted names or player_N
+    assert not re.search(r"[\[\]]|'player", history) and "player_" not in history, history
+    assert re.search(r"^Round 1 ends; scores: (\u2212?\d+, ){2}\u2212?\d+$", history, re.M), history
+    assert re.search(r"^Game over; totals: .*; winners?: player \d \((random|you)\)", history, re.M), history
     assert len(chosen) >= 3
     assert asked >= 1  # some plays needed step-by-step answers (meld, wilds, artifact, value)
 
 
 def test_watch_pause_step_and_hands(server, page):
-    page.goto(server)
+    open_page(page, server)
     page.click("#tab-watch")
     page.select_option("#watch-players", "4")
     page.fill("#watch-rounds", "1")
@@ -203,6 +219,13 @@ def test_watch_pause_step_and_hands(server, page):
     st = state(page)
     assert len(st["hands"]) == 4  # "Show hands" is on
     assert page.locator("#seats .seat .card").count() == sum(st["hand_sizes"])
+    cards = page.evaluate("window.__seers.meta.cards")
+    artifacts = page.locator("#seats .seat .card.artifact")
+    assert artifacts.count() > 0
+    for i in range(artifacts.count()):  # other seats' artifacts show their names, the abbreviation as tooltip
+        card = artifacts.nth(i)
+        name = cards[int(card.get_attribute("data-card"))]["name"]
+        assert card.inner_text().strip() == name and name in card.get_attribute("title")
     shot(page, "watch-1280")
     page.set_viewport_size(PHONE)
     shot(page, "watch-phone")
@@ -210,7 +233,7 @@ def test_watch_pause_step_and_hands(server, page):
     page.wait_for_function("() => Object.keys(window.__seers.state.hands).length === 0")
     assert page.locator("#seats .seat .card").count() == 0
     # an unknown game id in the address: a clear message on the page
-    page.goto(f"{server}/#/game/nosuchgame")
+    open_page(page, f"{server}/#/game/nosuchgame")
     page.wait_for_selector("#error:not([hidden])")
     assert "no game with id 'nosuchgame'" in page.inner_text("#error")
     assert page.locator("#setup-watch").is_visible() and not page.locator("#board").is_visible()
@@ -225,7 +248,7 @@ def test_replay_saved_file(server, page, tmp_path):
     path = tmp_path / "saved.json"
     save_log(game, path, ["heuristic"] * 4)
     n = sum(1 for e in game.events if e["event"] == "play")
-    page.goto(server)
+    open_page(page, server)
     page.click("#tab-replay")
     page.set_input_files("#replay-file", str(path))
     page.click("#replay-open")
@@ -248,7 +271,7 @@ def test_replay_saved_file(server, page, tmp_path):
     page.set_viewport_size(DESKTOP)
     page.click("#rp-last")
     page.wait_for_function(f"() => window.__seers.state.step === {n}")
-    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(4)]
+    totals = [score(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(4)]
     assert totals == game.totals
     # a malformed file: a clear message, and the replay shown stays as it was
     bad = tmp_path / "bad.json"
@@ -268,7 +291,7 @@ def test_replay_a_tournament_game(server, page, tmp_path):
                             progress=False)
     path = tmp_path / "tournament.json"
     result.to_json(path)
-    page.goto(server)
+    open_page(page, server)
     page.click("#tab-replay")
     page.set_input_files("#replay-file", str(path))
     page.click("#replay-open")
@@ -278,6 +301,86 @@ def test_replay_a_tournament_game(server, page, tmp_path):
     page.wait_for_function("() => window.__seers.state.source.game === 2")
     page.click("#rp-last")
     page.wait_for_function("() => window.__seers.state.step === window.__seers.state.steps")
-    totals = [int(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(3)]
+    totals = [score(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(3)]
     assert totals == result.games[2]["totals"]
     shot(page, "replay-tournament-1280")
+
+
+def narrow(cands: list[dict], answers: dict[str, str]) -> tuple[list[dict], str | None]:
+    """The page's narrowing of the plays of the selected cards: the plays agreeing with ``answers`` and
+    the next question that tells the rest apart (questions in the order of the plays' choices)."""
+    def answer(p, q):
+        return dict(p["choices"]).get(q, "")
+
+    done: set[str] = set()
+    while True:
+        order = list(dict.fromkeys(q for p in cands for q, _ in p["choices"]))
+        q = next((q for q in order if q not in done and len({answer(p, q) for p in cands}) > 1), None)
+        if q is None:
+            return cands, None
+        done.add(q)
+        if answers.get(q) not in {answer(p, q) for p in cands}:
+            return cands, q
+        cands = [p for p in cands if answer(p, q) == answers[q]]
+
+
+def marks(page) -> list[str]:
+    """Per card of the hand: "selected", "playable", "unplayable" or "" (the page's classes)."""
+    return page.evaluate("""() => [...document.querySelectorAll('#hand .card')].map((c) =>
+        ['selected', 'playable', 'unplayable'].find((k) => c.classList.contains(k)) || '')""")
+
+
+def test_playable_cards_are_marked_and_counts_follow_the_answers(server, page):
+    open_page(page, server)
+    page.select_option("#play-players", "3")
+    page.select_option("#play-seat", "0")
+    page.fill("#play-rounds", "1")
+    page.fill("#play-seed", "1")
+    for s in (1, 2):
+        page.fill(f"#play-agent-{s}", "random")
+    page.click("#start-play")
+    page.fill("#pace", "0")
+    st = wait_settled(page)
+    hand = st["hands"]["0"]
+    melds = [p for p in st["legal"] if p["kind"] != "PASS"]
+    used = {c for p in melds for c in p["cards"]}
+    assert marks(page) == ["playable" if c in used else "unplayable" for c in hand]
+    assert "unplayable" in marks(page) and "Dimmed cards are in no legal play" in page.inner_text("#selection-info")
+    # cards whose plays need a question about wilds, with several plays
+    groups: dict[tuple, list[dict]] = {}
+    for p in melds:
+        groups.setdefault(tuple(sorted(p["cards"])), []).append(p)
+    cards, plays = max(((k, v) for k, v in groups.items() if len(v) >= 3 and 60 in k), key=lambda kv: len(kv[1]))
+    # the first card selected: only the cards that complete a play with it stay bright
+    first = page.locator(f'#hand .card[data-card="{cards[0]}"]').first
+    first.click()
+    pos = int(first.get_attribute("data-pos"))
+    completing = set()
+    for p in melds:
+        if cards[0] in p["cards"]:
+            others = list(p["cards"])
+            others.remove(cards[0])  # one copy: a play of two wilds, one selected, leaves a wild
+            completing.update(others)
+    expected = ["selected" if i == pos else "playable" if c in completing else "unplayable" for i, c in enumerate(hand)]
+    assert marks(page) == expected and "playable" in expected
+    assert expected.count("unplayable") > ["playable" if c in used else "unplayable" for c in hand].count("unplayable")
+    for c in cards[1:]:
+        page.locator(f'#hand .card[data-card="{c}"]:not(.selected)').first.click()
+    target = plays[-1]
+    answers: dict[str, str] = {}
+    counts = []
+    for _ in range(10):
+        left, question = narrow(plays, answers)
+        info = page.inner_text("#selection-info")
+        m = re.match(r"(\d+) legal plays? uses? these cards", info)
+        assert m and int(m.group(1)) == len(left), (info, len(left))
+        assert ("and your answer" in info) == bool(answers)
+        counts.append(len(left))
+        if question is None:
+            break
+        answers[question] = dict(target["choices"])[question]
+        page.locator("#choices .question button.choice").get_by_text(answers[question], exact=True).click()
+    assert "Wilds stand for" in answers and counts[-1] == 1 and counts[0] > counts[1]
+    assert page.inner_text("#confirm-play") == f"Play: {target['text']}"
+    page.click("#confirm-play")
+    page.wait_for_function(f"() => window.__seers.state.move > {st['move']}")

@@ -15,6 +15,13 @@ const el = (tag, attrs = {}, ...kids) => {
   return e;
 };
 
+// words as people read them: "1 card", "2 cards"; "−6" with a minus sign; "a, b and c"
+const plural = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+const scoreText = (v) => (v < 0 ? `\u2212${-v}` : String(v));
+const joinWords = (items, conj = "and") =>
+  (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${conj} ${items[items.length - 1]}`);
+
+// artifact cards: [abbreviation, name shown on the card]; the full name and timing are in the tooltip
 const ARTIFACT_SHORT = {
   go_first: ["1st", "Go First"], rod_of_reincarnation: ["Rod", "Rod of Rein."],
   gift_of_fate: ["Gift", "Gift of Fate"], cauldron_of_sorcery: ["±1", "Cauldron"],
@@ -24,7 +31,7 @@ const ARTIFACT_SHORT = {
 
 const ui = {
   meta: null, view: "play", id: null, state: null, selected: [], answers: {},
-  paused: false, timer: null, busy: false, replayFile: null, replayTimer: null,
+  paused: false, timer: null, busy: false, replayFile: null, replayTimer: null, ready: false,
 };
 window.__seers = ui;  // for tests and curious people
 
@@ -67,8 +74,9 @@ function cardEl(id, known = false) {
       el("span", { class: "v", text: "W" }), el("span", { class: "s", text: "wild" }));
   } else {
     const [short, name] = ARTIFACT_SHORT[c.key] || [c.name.slice(0, 3), c.name];
-    e = el("div", { class: "card artifact", title: `${c.name}: ${c.timing}` },
-      el("span", { class: "v", text: short }), el("span", { class: "s", text: name }));
+    e = el("div", { class: "card artifact", title: `${c.name} (${short}): played ${c.timing}` },
+      el("span", { class: "v", text: short }), el("span", { class: "s", text: name }),
+      el("span", { class: "n", text: c.name }));  // the full name: on the small cards of others and the trick
   }
   e.dataset.card = id;
   if (known) e.classList.add("known");
@@ -86,7 +94,7 @@ function cardRow(ids, mini = true, known = []) {
   return row;
 }
 
-const seatName = (s, st) => (st.names[s] ? `player_${s} (${st.names[s]})` : `player_${s}`);
+const seatName = (s, st) => (st.names[s] ? `player ${s} (${st.names[s]})` : `player ${s}`);
 
 // --- setup forms ---------------------------------------------------------------------------------------
 function agentInputs(prefix) {
@@ -98,7 +106,7 @@ function agentInputs(prefix) {
     const sel = $("#play-seat");
     const keep = Number(sel.value || 0);
     sel.innerHTML = "";
-    for (let s = 0; s < n; s++) sel.append(el("option", { value: s, text: `player_${s}` }));
+    for (let s = 0; s < n; s++) sel.append(el("option", { value: s, text: `player ${s}` }));
     sel.value = String(Math.min(keep, n - 1));
     seat = Number(sel.value);
   }
@@ -107,8 +115,8 @@ function agentInputs(prefix) {
   for (let s = 0; s < n; s++) {
     if (s === seat) continue;
     const input = el("input", { list: "spec-list", value: old[k] || "heuristic", id: `${prefix}-agent-${s}`,
-      "aria-label": `agent at player_${s}` });
-    box.append(el("label", {}, `player_${s}`, input));
+      "aria-label": `agent at player ${s}` });
+    box.append(el("label", {}, `player ${s}`, input));
     k++;
   }
 }
@@ -206,8 +214,8 @@ function renderStatus(st) {
   const over = $("#gameover");
   over.hidden = !st.game_over;
   if (st.game_over) {
-    const who = st.winners.map((s) => (s === st.human ? "you" : seatName(s, st))).join(" and ");
-    over.textContent = `Game over. Final scores: ${st.totals.map((t, s) => `${seatName(s, st)} ${t}`).join(", ")}. `
+    const who = joinWords(st.winners.map((s) => (s === st.human ? "you" : seatName(s, st))));
+    over.textContent = `Game over. Final scores: ${st.totals.map((t, s) => `${seatName(s, st)} ${scoreText(t)}`).join(", ")}. `
       + `Winner${st.winners.length > 1 ? "s" : ""}: ${who}.`;
   }
 }
@@ -224,8 +232,8 @@ function renderSeats(st) {
     if (st.bonus[s]) flag("bonus", "Bonus");
     if (st.game_over && st.winners.includes(s)) flag("winner", "winner");
     const seat = el("div", { class: "seat" + (!st.game_over && s === st.current ? " to-act" : ""), id: `seat-${s}` },
-      el("div", { class: "name", text: s === st.human ? `player_${s} (you)` : seatName(s, st) }),
-      el("div", { class: "stats", text: `${st.hand_sizes[s]} cards · total ${st.totals[s]}` }), flags);
+      el("div", { class: "name", text: s === st.human ? `player ${s} (you)` : seatName(s, st) }),
+      el("div", { class: "stats", text: `${plural(st.hand_sizes[s], "card")} · total ${scoreText(st.totals[s])}` }), flags);
     const hand = st.hands[String(s)];
     if (hand && s !== st.human) seat.append(cardRow(hand, true, st.known[String(s)] || []));
     box.append(seat);
@@ -233,9 +241,11 @@ function renderSeats(st) {
 }
 
 function renderTrick(st) {
-  $("#to-beat").textContent = st.top
-    ? `To beat: ${st.top.meld_type} of ${st.top.size} at ${st.top.rank} (by ${seatName(st.top.seat, st)})`
-    : `Empty trick: ${seatName(st.start_seer, st)} leads`;
+  const top = st.top && (st.top.size === 1 ? `${st.top.meld_type} at ${st.top.rank}`
+    : `${st.top.meld_type} of ${st.top.size} at ${st.top.rank}`);
+  $("#to-beat").textContent = st.game_over ? (st.trick.length ? "The last trick played:" : "")
+    : top ? `To beat: ${top} (by ${seatName(st.top.seat, st)})`
+      : `Empty trick: ${seatName(st.start_seer, st)} leads`;
   const box = $("#trick");
   box.innerHTML = "";
   for (const m of st.trick) {
@@ -253,18 +263,26 @@ function renderHand(st) {
   box.hidden = st.mode !== "play";
   if (box.hidden) return;
   const hand = handCards(st);
-  $("#hand-count").textContent = `(${hand.length} cards)`;
+  $("#hand-count").textContent = `(${plural(hand.length, "card")})`;
   const row = $("#hand");
   row.innerHTML = "";
   const myTurn = !!st.legal;
   row.classList.toggle("locked", !myTurn);
+  row.classList.toggle("selecting", myTurn && ui.selected.length > 0);
   const known = [...(st.known[String(st.human)] || [])];
+  const open = myTurn ? stillPlayable(st, hand) : null;
   hand.forEach((id, pos) => {
     const i = known.indexOf(id);
     if (i >= 0) known.splice(i, 1);
     const c = cardEl(id, i >= 0);
     c.dataset.pos = pos;
     if (ui.selected.includes(pos)) c.classList.add("selected");
+    else if (open) {  // bright: can take part in a legal play (with the selected cards, if any); dimmed: not
+      const ok = open.has(id);
+      c.classList.add(ok ? "playable" : "unplayable");
+      if (!ok) c.title += ui.selected.length ? " · completes no legal play with the selected cards"
+        : " · in no legal play now";
+    }
     if (myTurn) {
       c.tabIndex = 0;
       c.setAttribute("role", "button");
@@ -284,10 +302,50 @@ function toggleCard(pos) {
 }
 
 const sortedKey = (ids) => [...ids].sort((a, b) => a - b).join(",");
-function contains(big, small) {
+// the cards of `big` left once those of `small` are taken out (copies counted), or null if not all are there
+function without(big, small) {
   const left = [...big];
-  for (const c of small) { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); }
-  return true;
+  for (const c of small) { const i = left.indexOf(c); if (i < 0) return null; left.splice(i, 1); }
+  return left;
+}
+const contains = (big, small) => without(big, small) !== null;
+
+// Card ids that can still take part in a legal play: with nothing selected, the cards of any legal play
+// (the server's `playable` flags); with a selection, the other cards of the legal plays that use all the
+// selected ones (a play of two wilds, one of them selected, leaves a wild).
+function stillPlayable(st, hand) {
+  const melds = (st.legal || []).filter((p) => p.kind !== "PASS");
+  const ids = new Set();
+  if (!ui.selected.length && st.playable) {
+    hand.forEach((id, pos) => { if (st.playable[pos]) ids.add(id); });
+    return ids;
+  }
+  const sel = ui.selected.map((p) => hand[p]);
+  for (const p of melds) for (const id of without(p.cards, sel) || []) ids.add(id);
+  return ids;
+}
+
+// The plays among `cands` that agree with the answers given, and the next question that tells the rest
+// apart (null when none does): questions come in the order of the plays' choices, asked one at a time.
+function narrow(cands) {
+  const answerOf = (p, q) => (p.choices.find((c) => c[0] === q) || [q, ""])[1];
+  const done = new Set();
+  let left = cands;
+  const used = [];  // [question, answer] applied
+  for (;;) {
+    const order = [];
+    for (const p of left) for (const [q] of p.choices) if (!order.includes(q)) order.push(q);
+    const q = order.find((x) => !done.has(x) && new Set(left.map((p) => answerOf(p, x))).size > 1);
+    if (q === undefined) return { left, question: null, used };
+    done.add(q);
+    const answers = [...new Set(left.map((p) => answerOf(p, q)))];
+    if (q in ui.answers && answers.includes(ui.answers[q])) {
+      left = left.filter((p) => answerOf(p, q) === ui.answers[q]);
+      used.push([q, ui.answers[q]]);
+      continue;
+    }
+    return { left, question: { q, answers }, used };
+  }
 }
 
 function renderActions(st) {
@@ -305,42 +363,43 @@ function renderActions(st) {
   clear.hidden = sel.length === 0;
   const melds = st.legal.filter((p) => p.kind !== "PASS");
   if (sel.length === 0) {
+    const dimmed = st.playable && st.playable.some((ok) => !ok);
     info.textContent = melds.length
-      ? `Your turn: click cards to build a play (${melds.length} legal plays${passPlay ? ", or pass" : ""}).`
-      : "Your turn: no play beats the top meld, so you pass.";
+      ? `Your turn: click cards to build a play (${plural(melds.length, "legal play")}${passPlay ? ", or pass" : ""}).`
+        + (dimmed ? " Dimmed cards are in no legal play." : "")
+      : "Your turn: none of your plays beats the top meld, so pass.";
     return;
   }
   const key = sortedKey(sel);
-  let cands = melds.filter((p) => sortedKey(p.cards) === key);
+  const exact = melds.filter((p) => sortedKey(p.cards) === key);
   const bigger = melds.filter((p) => p.cards.length > sel.length && contains(p.cards, sel));
   // fewest extra cards first, artifacts riding along last
   const extra = (p) => p.cards.length * 2 + (p.play.artifact >= 0 ? 1 : 0);
   bigger.sort((a, b) => extra(a) - extra(b));
-  if (!cands.length) {
+  if (!exact.length) {
     info.textContent = bigger.length
-      ? "No legal play uses exactly these cards. Plays that use them with more cards:"
+      ? "No legal play uses exactly these cards; the cards ringed in gold can complete one. Plays that use them with more cards:"
       : "No legal play uses these cards.";
   } else {
-    info.textContent = cands.length === 1 ? "One legal play uses these cards:" : `${cands.length} legal plays use these cards:`;
-    // ask the questions that tell the candidates apart, one at a time
-    const questions = cands[0].choices.map((q) => q[0]);
-    for (const q of questions) {
-      const answerOf = (p) => (p.choices.find((c) => c[0] === q) || [q, ""])[1];
-      if (q in ui.answers) { cands = cands.filter((p) => answerOf(p) === ui.answers[q]); continue; }
-      const distinct = [...new Set(cands.map(answerOf))];
-      if (distinct.length <= 1) continue;
-      const row = el("div", { class: "question" }, el("span", { text: `${q}:` }));
-      for (const a of distinct) {
-        row.append(el("button", { class: "choice", text: a, onclick: () => { ui.answers[q] = a; renderActions(ui.state); } }));
+    const { left: cands, question, used } = narrow(exact);
+    const n = cands.length;
+    const agree = used.length ? ` and your ${used.length === 1 ? "answer" : "answers"}` : "";
+    info.textContent = `${plural(n, "legal play")} ${n === 1 ? "uses" : "use"} these cards${agree}`
+      + (question ? "; answer to choose one:" : n > 1 ? "; choose one:" : ":");
+    if (used.length) {
+      choices.append(el("div", { class: "answered" }, `Your ${used.length === 1 ? "answer" : "answers"}: `
+        + used.map(([q, a]) => `${q} ${a}`).join("; ") + " ",
+      el("button", { class: "choice-reset", text: "Change", onclick: () => { ui.answers = {}; renderActions(ui.state); } })));
+    }
+    if (question) {  // ask the questions that tell the candidates apart, one at a time
+      const row = el("div", { class: "question" }, el("span", { text: `${question.q}:` }));
+      for (const a of question.answers) {
+        row.append(el("button", { class: "choice", text: a, onclick: () => { ui.answers[question.q] = a; renderActions(ui.state); } }));
       }
       choices.append(row);
-      break;
     }
-    if (Object.keys(ui.answers).length) {
-      choices.append(el("button", { class: "choice-reset", text: "Change answers", onclick: () => { ui.answers = {}; renderActions(ui.state); } }));
-    }
-    if (!choices.querySelector(".question")) {
-      if (cands.length === 1) {
+    if (!question) {
+      if (n === 1) {
         confirm.hidden = false;
         confirm.textContent = `Play: ${cands[0].text}`;
         confirm.onclick = () => sendPlay(cands[0]);
@@ -349,6 +408,7 @@ function renderActions(st) {
       }
     }
   }
+  if (exact.length && bigger.length) sugg.append(el("span", { class: "more", text: "Or with more cards:" }));
   for (const p of bigger.slice(0, 8)) {
     sugg.append(el("button", { class: "suggest", text: p.text, onclick: () => selectCards(p.cards) }));
   }
@@ -424,15 +484,17 @@ function renderControls(st) {
 function renderScores(st) {
   const t = el("table");
   const head = el("tr", {}, el("th", { text: "" }));
-  for (let s = 0; s < st.n_players; s++) head.append(el("th", { text: s === st.human ? "you" : `player_${s}` }));
+  for (let s = 0; s < st.n_players; s++) {
+    head.append(el("th", { text: s === st.human ? "you" : `player ${s}`, title: seatName(s, st) }));
+  }
   t.append(head);
   st.round_scores.forEach((r, i) => {
     const tr = el("tr", {}, el("td", { text: `round ${i + 1}` }));
-    for (const v of r) tr.append(el("td", { text: String(v) }));
+    for (const v of r) tr.append(el("td", { text: scoreText(v) }));
     t.append(tr);
   });
   const tot = el("tr", { class: "totals" }, el("th", { text: "total" }));
-  st.totals.forEach((v, s) => tot.append(el("th", { text: String(v), "data-seat": s })));
+  st.totals.forEach((v, s) => tot.append(el("th", { text: scoreText(v), "data-seat": s })));
   t.append(tot);
   const box = $("#scores");
   box.innerHTML = "";
@@ -451,9 +513,9 @@ function renderLastRound(st) {
   box.hidden = !st.last_round;
   if (!st.last_round) return;
   box.innerHTML = "";
-  box.append(el("h3", { text: `Round ${st.last_round.round + 1}: cards left at its end (scores ${st.last_round.scores.join(", ")})` }));
+  box.append(el("h3", { text: `Round ${st.last_round.round + 1}: cards left at its end (scores: ${st.last_round.scores.map(scoreText).join(", ")})` }));
   st.last_round.hands.forEach((h, s) => box.append(el("div", { class: "row" },
-    el("span", { text: `${s === st.human ? "you" : seatName(s, st)}: ${st.last_round.scores[s]}` }), cardRow(h))));
+    el("span", { text: `${s === st.human ? "you" : seatName(s, st)}: ${scoreText(st.last_round.scores[s])}` }), cardRow(h))));
 }
 
 // --- pacing of agents' plays ------------------------------------------------------------------------
@@ -515,22 +577,30 @@ function replayAuto() {
 
 // --- wiring -------------------------------------------------------------------------------------------
 async function init() {
-  ui.meta = await api("GET", "/api/meta");
-  const dl = $("#spec-list");
-  for (const s of ui.meta.specs) dl.append(el("option", { value: s }));
-  for (const p of ["play", "watch"]) {
-    agentInputs(p);
-    $(`#${p}-players`).addEventListener("change", () => agentInputs(p));
-    $(`#start-${p}`).addEventListener("click", () => startGame(p));
-  }
-  $("#play-seat").addEventListener("change", () => agentInputs("play"));
-  $("#show-hands").checked = true;
+  // the tabs and forms work at once; what needs the server's cards and specs waits for /api/meta
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {  // a tab shows its form; open games stay in the Games menu
       if (ui.state) { stopTimers(); ui.state = null; ui.id = null; location.hash = ""; }
       setView(b.dataset.view);
     });
   }
+  for (const p of ["play", "watch"]) agentInputs(p);
+  setView(ui.view);
+  ui.meta = await api("GET", "/api/meta");
+  const dl = $("#spec-list");
+  for (const s of ui.meta.specs) dl.append(el("option", { value: s }));
+  const lim = ui.meta.limits;
+  for (const h of document.querySelectorAll(".spec-hint")) {
+    h.textContent = `Agents: ${ui.meta.specs.join(", ")}; or ismcts:<1..${lim.max_ismcts_iterations}> `
+      + `iterations per move, or ismcts:<seconds>s up to ${lim.max_ismcts_seconds} s per move.`;
+  }
+  for (const p of ["play", "watch"]) {
+    agentInputs(p);  // again: the players chosen meanwhile
+    $(`#${p}-players`).addEventListener("change", () => agentInputs(p));
+    $(`#start-${p}`).addEventListener("click", () => startGame(p));
+  }
+  $("#play-seat").addEventListener("change", () => agentInputs("play"));
+  $("#show-hands").checked = true;
   $("#replay-open").addEventListener("click", () => openReplay(0));
   $("#rp-game").addEventListener("change", (ev) => openReplay(Number(ev.target.value)));
   $("#games").addEventListener("change", (ev) => { if (ev.target.value) guarded(() => loadGame(ev.target.value)); });
@@ -582,9 +652,10 @@ async function init() {
     }
   };
   window.addEventListener("hashchange", fromHash);
-  setView("play");
+  setView(ui.view);
   await fromHash();
   refreshGames();
+  ui.ready = true;  // for tests: every control is wired
 }
 
 init().catch((err) => showError(`the page could not start: ${err.message}`));
