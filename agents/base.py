@@ -26,6 +26,18 @@ class Agent(abc.ABC):
         """Start a new game; reseeds the agent's generator."""
         self.rng = np.random.default_rng(seed)
 
+    #: the game this agent plays (a name of :data:`seers_env.games.GAMES`), or ``None`` for every game
+    game: str | None = None
+
+    def check_game(self, game: str, config) -> None:
+        """Raise ``ValueError`` if this agent cannot play ``game`` with ``config`` (its config object);
+        called before a tournament starts. Checks :attr:`game`, then (Seers Catalog)
+        :meth:`check_use`."""
+        if self.game is not None and self.game != game:
+            raise ValueError(f"agent {self.name!r} plays {self.game!r}, not {game!r}")
+        if game == "seers_catalog":
+            self.check_use(config.n_players, tuple(config.artifact_deck))
+
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise ``ValueError`` if this agent cannot play at such a table; called before a tournament starts.
 

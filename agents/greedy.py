@@ -43,6 +43,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    game = "seers_catalog"
 
     def act(self, view: SeatView) -> Play:
         legal = view.legal_plays()

@@ -82,6 +82,7 @@ class HeuristicAgent(Agent):
     """
 
     name = "heuristic"
+    game = "seers_catalog"
 
     def __init__(self, seed: int | None = None, weights: dict | None = None):
         if weights is not None and not isinstance(weights, dict):

@@ -36,10 +36,8 @@ from typing import Any
 import numpy as np
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
-from seers_env.game import Game, GameConfig
+from seers_env.games import DEFAULT_GAME, game_spec
 from seers_env.progress import ProgressLines, is_terminal
-from seers_env.scoring import placements
-from seers_env.view import SeatView
 
 from .base import Agent
 from .specs import make_agent
@@ -83,6 +81,7 @@ class TournamentResult:
         cpu_ms_per_choice: label -> mean CPU milliseconds per decision with a choice (agents with no such
             decision are left out; copies of one spec share their pooled figure). The one field that depends on the machine and its load: the others
             are the same for the same seed.
+        game: the game played (a name of :data:`seers_env.games.GAMES`; files without one: Seers Catalog).
     """
 
     specs: list[str]
@@ -94,6 +93,7 @@ class TournamentResult:
     agents: dict[str, AgentStats] = field(default_factory=dict)
     games: list[dict[str, Any]] = field(default_factory=list)
     cpu_ms_per_choice: dict[str, float] = field(default_factory=dict)
+    game: str = DEFAULT_GAME
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (``agents`` as label -> stats dict)."""
@@ -126,7 +126,8 @@ class TournamentResult:
             agents[k] = AgentStats(**v)
         return cls(list(d["specs"]), list(d["labels"]), d["n_players"], d["n_rounds"], d["deals"], d["seed"],
                    agents, copy.deepcopy(list(d["games"])),  # nothing shared with d
-                   {str(k): float(v) for k, v in d.get("cpu_ms_per_choice", {}).items()})  # older files: none
+                   {str(k): float(v) for k, v in d.get("cpu_ms_per_choice", {}).items()},  # older files: none
+                   game_spec(d.get("game", DEFAULT_GAME)).name)
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> TournamentResult:
@@ -182,10 +183,10 @@ def spec_name(spec: str | Agent) -> str:
     return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
 
 
-def _instantiate(spec: str | Agent, seed: int) -> Agent:
-    """A fresh agent for one game: ``make_agent(spec, seed)``, or a reseeded copy of an Agent instance."""
+def _instantiate(spec: str | Agent, seed: int, game: str = DEFAULT_GAME) -> Agent:
+    """A fresh agent for one game: ``make_agent(spec, seed, game)``, or a reseeded copy of an Agent instance."""
     if isinstance(spec, str):
-        return make_agent(spec, seed=seed)
+        return make_agent(spec, seed=seed, game=game)
     agent = copy.deepcopy(spec)
     agent.reset(seed)
     return agent
@@ -217,26 +218,53 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 _TIMED: set[str] = set()
 
 
-def play_deal(specs: list[str], deal: int, deal_seed: int, seed: int, n_rounds: int = 4,
-              artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK) -> list[dict[str, Any]]:
+def table_config(game: str = DEFAULT_GAME, n_players: int = 4, n_rounds: int | None = None,
+                 artifact_deck: tuple[str, ...] | None = None):
+    """The config of a tournament's games: ``game``'s config class at ``n_players`` seats.
+
+    Args:
+        game: a name of :data:`seers_env.games.GAMES`.
+        n_rounds: rounds per game; ``None``: the game's default (Seers Catalog 4; SCOUT one per seat).
+        artifact_deck: Seers Catalog's artifact deck (``None``: the default deck; ``()``: none); must be
+            ``None`` for other games.
+
+    Raises:
+        ValueError, TypeError: a bad value (the config class's own checks), or an artifact deck for a game
+            without artifacts.
+    """
+    spec = game_spec(game)
+    options: dict[str, Any] = {} if n_rounds is None else {"n_rounds": n_rounds}
+    if game == "seers_catalog":
+        options["artifact_deck"] = DEFAULT_ARTIFACT_DECK if artifact_deck is None else tuple(artifact_deck)
+    elif artifact_deck is not None:
+        raise ValueError(f"artifact_deck={artifact_deck!r}: {spec.title} has no artifacts (use None)")
+    return spec.config_class()(n_players=spec.check_players(n_players), **options)
+
+
+def play_deal(specs: list[str], deal: int, deal_seed: int, seed: int, n_rounds: int | None = 4,
+              artifact_deck: tuple[str, ...] | None = DEFAULT_ARTIFACT_DECK,
+              game: str = DEFAULT_GAME) -> list[dict[str, Any]]:
     """Play one deal in every seat rotation; returns one game record per rotation (see
-    :class:`TournamentResult`). Agent seeds come from ``(seed, deal, rotation, seat)``."""
+    :class:`TournamentResult`). Agent seeds come from ``(seed, deal, rotation, seat)``; the game's
+    config from :func:`table_config`."""
     n = len(specs)
-    config = GameConfig(n_players=n, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))
+    spec = game_spec(game)
+    config = table_config(game, n, n_rounds, artifact_deck)
+    game_class, view_class = spec.game_class(), spec.view_class()
     records = []
     for rotation in range(n):
         order = seat_order(n, rotation)
         agents = []
         for seat in range(n):
             agent_seed = int(np.random.SeedSequence([seed, deal, rotation, seat]).generate_state(1)[0])
-            agents.append(_instantiate(specs[order[seat]], agent_seed))
-        game = Game(config, seed=deal_seed)
-        views = [SeatView(game, s) for s in range(n)]
+            agents.append(_instantiate(specs[order[seat]], agent_seed, game))
+        game_state = game_class(config, seed=deal_seed)
+        views = [view_class(game_state, s) for s in range(n)]
         cpu = [0.0] * n
         choices = [0] * n
-        while not game.game_over:
-            seat = game.current
-            if len(game.legal_plays()) > 1:
+        while not game_state.game_over:
+            seat = game_state.current
+            if len(game_state.legal_plays()) > 1:
                 t0 = time.process_time()
                 play = agents[seat].act(views[seat])
                 dt = time.process_time() - t0
@@ -248,10 +276,11 @@ def play_deal(specs: list[str], deal: int, deal_seed: int, seed: int, n_rounds: 
                     _TIMED.add(name)
             else:
                 play = agents[seat].act(views[seat])
-            game.apply(play)
+            game_state.apply(play)
         records.append({"deal": deal, "rotation": rotation, "deal_seed": deal_seed, "agents": order,
-                        "totals": game.totals, "round_scores": [list(r) for r in game.round_scores],
-                        "winners": game.winners(), "choice_cpu_s": cpu, "choices": choices})
+                        "totals": game_state.totals,
+                        "round_scores": [list(r) for r in game_state.round_scores],
+                        "winners": game_state.winners(), "choice_cpu_s": cpu, "choices": choices})
     return records
 
 
@@ -280,8 +309,8 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, fl
 
 
 def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, deals: int,
-              seed: int) -> TournamentResult:
-    """Compute every statistic of a :class:`TournamentResult` from the game records."""
+              seed: int, game: str = DEFAULT_GAME) -> TournamentResult:
+    """Compute every statistic of a :class:`TournamentResult` from the game records of ``game``."""
     from openskill.models import PlackettLuce
 
     n = len(specs)
@@ -291,6 +320,7 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
     wins = [0.0] * n
     cpu = [0.0] * n
     choices = [0] * n
+    placements = game_spec(game).placements
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
     for r in records:
@@ -307,11 +337,12 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
         for seat, a in enumerate(order):
             cpu[a] += r.get("choice_cpu_s", [0.0] * n)[seat]
             choices[a] += r.get("choices", [0] * n)[seat]
-        places = placements(totals, r["round_scores"][-1])
+        places = placements(totals, r["round_scores"])
         new = model.rate([[ratings[a]] for a in order], ranks=places)
         for seat, a in enumerate(order):
             ratings[a] = new[seat][0]
-    result = TournamentResult([spec_name(s) for s in specs], labels, n, n_rounds, deals, seed, {}, games)
+    result = TournamentResult([spec_name(s) for s in specs], labels, n, n_rounds, deals, seed, {}, games,
+                              game=game)
     n_games = len(records)
     for a, label in enumerate(labels):
         deal_means = [float(np.mean(per_deal[d][a])) for d in sorted(per_deal)]
@@ -386,9 +417,9 @@ def _pool_context():
 
 
 def run_tournament(specs: list[str], games: int, n_players: int | None = None, seed: int = 0,
-                   workers: int = 2, n_rounds: int = 4, progress: bool = True,
-                   artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK,
-                   progress_every_s: float = 10.0) -> TournamentResult:
+                   workers: int = 2, n_rounds: int | None = None, progress: bool = True,
+                   artifact_deck: tuple[str, ...] | None = None,
+                   progress_every_s: float = 10.0, game: str = DEFAULT_GAME) -> TournamentResult:
     """Run a duplicate-format tournament (module docstring).
 
     Args:
@@ -400,10 +431,12 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         n_players: must equal ``len(specs)`` when given (2..5).
         seed: tournament seed (deals and agent seeds); same seed, same result, whatever ``workers``.
         workers: processes (``ProcessPoolExecutor``); 1 runs in this process.
-        n_rounds: rounds per game.
+        n_rounds: rounds per game (``None``: the game's default; Seers Catalog 4).
         progress: show progress on stdout: a rich bar on a terminal, otherwise a plain line (deals done,
             deals/s, elapsed, ETA) every ``progress_every_s`` seconds and at the end.
-        artifact_deck: artifact deck of the games (``()``: the variant without artifacts).
+        artifact_deck: Seers Catalog's artifact deck (``None``: the default deck; ``()``: the variant
+            without artifacts).
+        game: the game played (a name of :data:`seers_env.games.GAMES`); every agent must play it.
 
     Returns:
         A :class:`TournamentResult`.
@@ -424,15 +457,17 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
-    GameConfig(n_players=n_players, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))  # validates
+    config = table_config(game, n_players, n_rounds, artifact_deck)  # validates
+    n_rounds = config.n_rounds
+    artifact_deck = getattr(config, "artifact_deck", None)
     for s in specs:  # every agent is built and checked against the table before any game
         if isinstance(s, str) and s.startswith("ppo:"):
             path = s[len("ppo:"):]
             if not (os.path.isfile(path) or os.path.isfile(path + ".zip")):
                 raise ValueError(f"agent spec {s!r}: no trained model at {path!r}; give the path of a "
                                  f"model.zip written by seers train")
-        agent = make_agent(s) if isinstance(s, str) else s  # raises ValueError on a bad spec
-        agent.check_use(n_players, tuple(artifact_deck))  # a model trained for another table: ValueError
+        agent = make_agent(s, game=game) if isinstance(s, str) else s  # raises ValueError on a bad spec
+        agent.check_game(game, config)  # another game, or a model trained for another table: ValueError
     seeds = deal_seeds(seed, games)
     by_deal: dict[int, list[dict[str, Any]]] = {}
     bar = lines = None
@@ -456,12 +491,12 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     try:
         if workers == 1:
             for d in range(games):
-                by_deal[d] = play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck)
+                by_deal[d] = play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck, game)
                 advance()
         else:
             # forkserver, not fork: a process that has run torch's thread pool deadlocks when forked
             with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-                futures = {pool.submit(play_deal, specs, d, seeds[d], seed, n_rounds, artifact_deck): d
+                futures = {pool.submit(play_deal, specs, d, seeds[d], seed, n_rounds, artifact_deck, game): d
                            for d in range(games)}
                 for fut in as_completed(futures):
                     by_deal[futures[fut]] = fut.result()
@@ -472,7 +507,7 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     if lines:
         lines.close(len(by_deal))
     records = [r for d in range(games) for r in by_deal[d]]
-    return summarize(specs, records, n_rounds, games, seed)
+    return summarize(specs, records, n_rounds, games, seed, game)
 
 
 # --- paired comparison with a baseline ------------------------------------------------------------
@@ -567,7 +602,7 @@ def difference_stats(diff: np.ndarray, single: str = "n/a") -> dict[str, Any]:
 
 
 def seat_differences(result: TournamentResult, baseline_spec: str, workers: int = 2,
-                     artifact_deck: tuple[str, ...] = DEFAULT_ARTIFACT_DECK) -> dict[str, Any]:
+                     artifact_deck: tuple[str, ...] | None = None) -> dict[str, Any]:
     """Each agent's score minus what ``baseline_spec`` scores in the same seats of the same deals.
 
     :func:`paired_differences` compares two agents *at one table*, where an agent also changes its
@@ -584,7 +619,7 @@ def seat_differences(result: TournamentResult, baseline_spec: str, workers: int 
     """
     table = run_tournament([baseline_spec] * result.n_players, result.deals, seed=result.seed,
                            workers=workers, n_rounds=result.n_rounds, progress=False,
-                           artifact_deck=artifact_deck)
+                           artifact_deck=artifact_deck, game=result.game)
     base: dict[int, list[float]] = {}
     for g in table.games:
         base.setdefault(int(g["deal"]), []).extend(float(x) for x in g["totals"])

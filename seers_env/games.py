@@ -35,6 +35,8 @@ class GameSpec:
         score_scale: a round score's typical magnitude (points), used to scale search rewards to about
             [-1, 1] (Seers Catalog: the 15-card hand; SCOUT: the 11-card hand).
         rules: the rules document shipped with the project (path relative to the repository).
+        placement: ``placements(totals, round_scores) -> list[float]``, each seat's finishing place
+            (1 = first; tied seats share the mean of their places), for ratings.
     """
 
     name: str
@@ -48,6 +50,7 @@ class GameSpec:
     env_id: str = ""
     score_scale: float = 15.0
     rules: str = ""
+    placement: str = ""
 
     def _resolve(self, path: str) -> Any:
         module, _, attr = path.partition(":")
@@ -64,6 +67,10 @@ class GameSpec:
     def view_class(self) -> type:
         """The seat-view class (imports its module)."""
         return self._resolve(self.view)
+
+    def placements(self, totals: list[int], round_scores: list[list[int]]) -> list[float]:
+        """Each seat's finishing place in a finished game (the game's placement rule)."""
+        return self._resolve(self.placement)(totals, round_scores)
 
     def env(self) -> ModuleType:
         """The PettingZoo environment module.
@@ -102,11 +109,13 @@ GAMES: dict[str, GameSpec] = {
         name="seers_catalog", title="Seers Catalog", min_players=2, max_players=5,
         game="seers_env.engine.game:Game", config="seers_env.engine.game:GameConfig",
         view="seers_env.engine.view:SeatView", env_module="seers_env.seers_catalog_v0",
-        env_id="seers/seers_catalog-v0", score_scale=15.0, rules="docs/rules.md"),
+        env_id="seers/seers_catalog-v0", score_scale=15.0, rules="docs/rules.md",
+        placement="seers_env.engine.scoring:game_placements"),
     "scout": GameSpec(
         name="scout", title="SCOUT", min_players=2, max_players=5,
         game="seers_env.scout.game:ScoutGame", config="seers_env.scout.game:ScoutConfig",
-        view="seers_env.scout.view:ScoutSeatView", score_scale=11.0, rules="docs/scout_rules.md"),
+        view="seers_env.scout.view:ScoutSeatView", score_scale=11.0, rules="docs/scout_rules.md",
+        placement="seers_env.scout.game:placements"),
 }
 
 

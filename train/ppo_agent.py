@@ -43,6 +43,7 @@ class PPOAgent(Agent):
     """
 
     name = "ppo"
+    game = "seers_catalog"
 
     def __init__(self, path: str | os.PathLike, seed: int | None = None, deterministic: bool = True,
                  allow_off_config: bool = False):

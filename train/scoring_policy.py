@@ -507,6 +507,7 @@ class LearnedAgent(Agent):
     """
 
     name = "learned"
+    game = "seers_catalog"
 
     def __init__(self, model: str | tuple[PlayScoringNet, ModelConfig] | None = None, greedy: bool = True,
                  seed: int | None = None, allow_off_config: bool = False):

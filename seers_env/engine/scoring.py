@@ -57,3 +57,9 @@ def placements(totals: Sequence[int], last_round: Sequence[int]) -> list[float]:
             places[order[k]] = (i + j) / 2 + 1
         i = j + 1
     return places
+
+
+def game_placements(totals: Sequence[int], round_scores: Sequence[Sequence[int]]) -> list[float]:
+    """:func:`placements` of a finished game from its per-round scores (the last round breaks ties);
+    the placement rule of :class:`seers_env.games.GameSpec`."""
+    return placements(totals, round_scores[-1])

@@ -89,6 +89,13 @@ def _check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def placements(totals: list[int], round_scores: object = None) -> list[float]:
+    """Finishing place of each seat by total (1 = first; section 9: no tie-break), tied seats sharing the
+    mean of their places; ``round_scores`` is unused (the placement rule of
+    :class:`seers_env.games.GameSpec`)."""
+    return [1 + sum(t > x for t in totals) + (sum(t == x for t in totals) - 1) / 2 for x in totals]
+
+
 @dataclass(frozen=True)
 class ScoutConfig:
     """Parameters of a SCOUT game, fixed for its whole length.
@@ -426,8 +433,7 @@ class ScoutGame:
 
     def placements(self) -> list[float]:
         """Finishing place of each seat by total (1 = first); tied seats share the mean of their places."""
-        totals = self.totals
-        return [1 + sum(t > x for t in totals) + (sum(t == x for t in totals) - 1) / 2 for x in totals]
+        return placements(self.totals)
 
     # --- dealing ------------------------------------------------------------------------------------
     def _deal_round(self) -> None:
