@@ -240,14 +240,14 @@ class ScoutDecision:
             beyond ``H`` cards: impossible with the rules' card counts).
     """
 
-    __slots__ = ("legal", "seat", "pending", "_ids", "_second", "_mask")
+    __slots__ = ("legal", "seat", "_pending", "_ids", "_second", "_mask")
 
     def __init__(self, game: ScoutGame):
         if game.game_over:
             raise ValueError("the game is over: there is no decision to make")
         self.legal = game.legal_plays()
         self.seat = game.current
-        self.pending: PendingScout | None = None
+        self._pending: PendingScout | None = None
         arr = np.array(self.legal, dtype=np.int64).reshape(-1, 6)
         if arr.size and (arr[:, 3].max() > H or (arr[:, 4] + arr[:, 5]).max() > H):
             raise ValueError(f"a legal play does not fit the catalogue's {H} hand slots")
@@ -255,6 +255,11 @@ class ScoutDecision:
         ss = arr[:, 0] == SCOUT_SHOW
         self._second = np.where(ss, SHOW_BASE + arr[:, 4] * H + arr[:, 5] - 1, -1)
         self._mask: np.ndarray | None = None
+
+    @property
+    def pending(self) -> PendingScout | None:
+        """``None`` at the main stage; the stage-1 scout at stage 2 (set by :meth:`choose`)."""
+        return self._pending
 
     @property
     def stage(self) -> int:
@@ -296,7 +301,7 @@ class ScoutDecision:
                              f"({STAGE_NAMES[self.stage]} stage); allowed: {shown}{more}")
         got = decode_action(a, self.pending)
         if isinstance(got, PendingScout):
-            self.pending = got
+            self._pending = got
             self._mask = None
             return None
         return got
@@ -326,9 +331,10 @@ def legal_action_mask(game: ScoutGame, pending: PendingScout | None = None) -> n
     d = ScoutDecision(game)
     if pending is not None:
         pending = PendingScout(*pending)
-        if not d.allowed(scout_show_action(*pending)):
+        first = scout_show_action(*pending)
+        if not d.allowed(first):
             raise ValueError(f"pending scout {tuple(pending)} is not the scout of a legal Scout & Show now")
-        d.pending = pending
+        d.choose(first)
     return d.mask()
 
 
