@@ -32,7 +32,8 @@ agent (section 7). ``agent_selection`` is always the engine's seat to act.
 **Actions.** One action per play, except **Scout & Show**: stage 1 picks the scout (a ``SCOUT_SHOW`` id),
 stage 2 the show on the new hand (a ``SHOW`` id); between them the same agent stays ``agent_selection``
 with the stage-2 mask, reward 0, ``infos[agent]["stage"] == 1`` and the observation's ``stage`` and
-``pending_*`` parts set (its hand and Active Set are those after the scout). ``action_mask[a] == 1``
+``pending_*`` parts set (its hand and Active Set are those after the scout; the other agents still observe
+the table before it: the engine applies the whole play after stage 2). ``action_mask[a] == 1``
 exactly when ``a`` continues a legal play: the masks are built from the engine's ``legal_plays()``, and
 each legal play has exactly one action path (:mod:`seers_env.scout.actions`). The pending decision is
 ``env.unwrapped.decision`` (a :class:`~seers_env.scout.actions.ScoutDecision`);
@@ -295,7 +296,8 @@ class raw_env(AECEnv):
         self._require_reset()
         agent = self.agent_selection
         obs = self.observe(agent) if observe else None
-        info = {k: v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
+        info = {k: list(v) if type(v) is list else v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v)
+                for k, v in self.infos[agent].items()}  # the info lists hold ints and strings
         return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:

@@ -367,6 +367,19 @@ def test_spaces_layout_and_state():
         [x for c, t in nxt for x in (t / 10, sum(CARD_NUMBERS[c]) / 10 - t / 10)])
 
 
+def test_documented_sizes_and_layout_match_the_code():
+    import re
+
+    from seers_env import scout_v0
+    from seers_env.scout import observation
+
+    card = scout_v0.__doc__
+    assert f"N_ACTIONS == {N_ACTIONS}" in card and f"``({OBS_DIM},)``" in card and f"``({STATE_DIM},)``" in card
+    rows = re.findall(r"^([a-z_]+)\s+(\d+)\s{2,}", observation.__doc__, flags=re.M)
+    assert [(name, int(length)) for name, length in rows] == [(n, ln) for n, _, ln in OBSERVATION_LAYOUT]
+    assert f"is {OBS_DIM}." in observation.__doc__ and f"is {STATE_DIM}." in observation.__doc__
+
+
 def test_render_ansi_shows_the_table_and_the_acting_hand():
     e = env(n_players=3, render_mode="ansi")
     e.reset(seed=1)

@@ -32,6 +32,7 @@ they are exact by construction; ``tests/test_scout_actions.py`` decodes every pa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -248,7 +249,8 @@ class ScoutDecision:
         self.legal = game.legal_plays()
         self.seat = game.current
         self._pending: PendingScout | None = None
-        arr = np.array(self.legal, dtype=np.int64).reshape(-1, 6)
+        m = len(self.legal)
+        arr = np.fromiter(chain.from_iterable(self.legal), np.int64, 6 * m).reshape(m, 6)
         if arr.size and (arr[:, 3].max() > H or (arr[:, 4] + arr[:, 5]).max() > H):
             raise ValueError(f"a legal play does not fit the catalogue's {H} hand slots")
         self._ids = _first_ids(arr)
