@@ -114,8 +114,8 @@ GAMES: dict[str, GameSpec] = {
     "scout": GameSpec(
         name="scout", title="SCOUT", min_players=2, max_players=5,
         game="seers_env.scout.game:ScoutGame", config="seers_env.scout.game:ScoutConfig",
-        view="seers_env.scout.view:ScoutSeatView", score_scale=11.0, rules="docs/scout_rules.md",
-        placement="seers_env.scout.game:placements"),
+        view="seers_env.scout.view:ScoutSeatView", env_module="seers_env.scout_v0", env_id="seers/scout-v0",
+        score_scale=11.0, rules="docs/scout_rules.md", placement="seers_env.scout.game:placements"),
 }
 
 

@@ -3,8 +3,10 @@
 Modules: :mod:`~seers_env.scout.cards` (the 45 cards, faces, setup table), :mod:`~seers_env.scout.rulings`
 (every [ruling]), :mod:`~seers_env.scout.plays` (:class:`ScoutPlay`), :mod:`~seers_env.scout.moves`
 (legal-play generation and its documented order), :mod:`~seers_env.scout.game` (:class:`ScoutGame`,
-:class:`ScoutConfig`) and :mod:`~seers_env.scout.view` (:class:`ScoutSeatView`, the determinizer).
-Imports numpy only (no RL library).
+:class:`ScoutConfig`) and :mod:`~seers_env.scout.view` (:class:`ScoutSeatView`, the determinizer). For the PettingZoo
+environment (:mod:`seers_env.scout_v0`): :mod:`~seers_env.scout.actions` (the flat action catalogue and its
+masks), :mod:`~seers_env.scout.observation` (observation and state vectors) and
+:mod:`~seers_env.scout.render` (text view). Imports numpy only (no RL library).
 """
 
 from __future__ import annotations

@@ -1,0 +1,487 @@
+"""SCOUT as a PettingZoo AEC environment (``scout_v0``); rules ``docs/scout_rules.md``.
+
+Environment card (in the style of PettingZoo's classic environments):
+
+===================  ==============================================================================
+Import               ``from seers_env.scout_v0 import env`` (or ``raw_env``); registered in PettingZoo's
+                     AEC registry as ``"seers/scout-v0"`` (``pettingzoo.make("aec", "seers/scout-v0")``
+                     once this module is imported)
+Actions              Discrete, ``N_ACTIONS == 2396`` (:mod:`seers_env.scout.actions`)
+Parallel API         no (turn-based; ``pettingzoo.utils.turn_based_aec_to_parallel`` works)
+Manual control       no
+Agents               ``player_0 .. player_{n-1}``, n = 2..5; clockwise = increasing index
+Action shape         ``()`` (one int)
+Action values        ``0 .. 2395``
+Observation shape    dict: ``observation`` float32 ``(849,)``, ``action_mask`` int8 ``(2396,)``
+Observation values   ``observation`` in ``[-50, 50]``; ``action_mask`` 0/1
+State shape          float32 ``(1344,)`` (:func:`seers_env.scout.observation.state`, full information)
+===================  ==============================================================================
+
+**Config** (``env(**config)`` / ``raw_env(**config)``): ``n_players`` 2..5 (default 4); the
+:class:`~seers_env.scout.game.ScoutConfig` fields ``first_player`` (``"seat0"``, ``"random"``,
+``"holder_of_1_2"``), ``public_scout_flip_and_position`` (default True), ``two_player_may_stop`` (default
+False), ``max_turns_per_round`` (default 1000), ``n_rounds`` (default: the rules' count, 2 players 2, else
+N); ``reward_mode`` ``"score"`` or ``"win"``; ``illegal_action`` ``"penalize"`` or ``"raise"``;
+``render_mode`` ``None``, ``"ansi"`` or ``"human"``. A bad value raises ``ValueError`` (``TypeError`` for a
+wrong type or an unknown field) naming it and the allowed ones.
+
+**Turns.** Each round opens with the keep/rotate decision of every seat in seat order (section 2), then
+the turns from the round's start player. In 2 players a Scout is followed by another action of the same
+agent (section 7). ``agent_selection`` is always the engine's seat to act.
+
+**Actions.** One action per play, except **Scout & Show**: stage 1 picks the scout (a ``SCOUT_SHOW`` id),
+stage 2 the show on the new hand (a ``SHOW`` id); between them the same agent stays ``agent_selection``
+with the stage-2 mask, reward 0, ``infos[agent]["stage"] == 1`` and the observation's ``stage`` and
+``pending_*`` parts set (its hand and Active Set are those after the scout; the other agents still observe
+the table before it: the engine applies the whole play after stage 2). ``action_mask[a] == 1``
+exactly when ``a`` continues a legal play: the masks are built from the engine's ``legal_plays()``, and
+each legal play has exactly one action path (:mod:`seers_env.scout.actions`). The pending decision is
+``env.unwrapped.decision`` (a :class:`~seers_env.scout.actions.ScoutDecision`);
+``env.unwrapped.describe_action(a)`` names an action's cards in context.
+
+**Observation.** Only what the agent's seat may know (read from a
+:class:`~seers_env.scout.view.ScoutSeatView`), seats relative to it; layout in
+:data:`seers_env.scout.observation.OBSERVATION_LAYOUT` (own hand with both numbers, Active Set, owner,
+hand and pile sizes, pile cards, unseen cards, chips, Scout & Show used, known slots and cards of other
+hands, totals, last round's scores, round, phase, seat to act, start player, player count, turns,
+pending stage and scouted card, config flags).
+
+**Rewards.** ``"score"`` (default): at the end of each round every agent gets its round score (section
+8), so an agent's rewards over a game sum to its final total. ``"win"``: 0 until the game ends, then
+``(n + 1 - 2 * place) / (n - 1)`` where ``place`` is the agent's finishing place by total (section 9);
+tied agents share the mean of their places (a shared win), and the rewards sum to 0.
+
+**Round truncation.** A round that reaches ``max_turns_per_round`` is scored as it stands and the game
+goes on (section 6 [ruling]); this is not a PettingZoo truncation: it shows in
+``infos[agent]["round_end_reasons"]`` (``"truncated"``). Only when the game's *last* round is cut so are
+the agents truncated (``truncations`` True, ``terminations`` False) instead of terminated.
+
+**Infos.** Every agent's info has the same keys at every step: ``action_mask`` (int8, read-only; zeros
+unless the agent is to act), ``stage`` (0 main decision, 1 Scout & Show stage 2, -1 not to act),
+``round`` (0-based), ``totals`` (per seat, completed rounds), ``round_end_reasons`` (per completed round:
+``"a"``, ``"b"`` or ``"truncated"``), ``winners`` (seats; ``[]`` until the game ends) and
+``illegal_action`` (-1, or the offending action).
+
+**Illegal actions.** ``illegal_action="penalize"`` (default, PettingZoo's classic convention): the game
+ends at once, the offender gets -1 and the others 0. ``"raise"``: :class:`IllegalActionError` and nothing
+changes. In both modes an action that is not an integer raises ``TypeError`` and one outside
+``0..N_ACTIONS-1`` raises ``ValueError``, changing nothing.
+
+**Positions.** ``reset(options={"game": ScoutGame.to_dict()})`` starts from that position (a saved or
+hand-made game with this environment's config, not over; a :class:`~seers_env.scout.game.ScoutGame` is
+accepted too and copied). Other option keys are ignored. ``env.unwrapped.game`` is the engine game
+(read-only by convention).
+
+**Lifecycle.** Before ``reset()``, and after ``close()`` until the next ``reset()``, ``step``, ``observe``,
+``last``, ``state``, ``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded`` (through
+:func:`env` also the reading of ``agents``, ``agent_selection``, ``rewards``, ... : an error that is both
+``ResetNeeded`` and ``AttributeError``). A mid-game environment pickles (the copy continues identically).
+
+**Version history.** v0: first release (SCOUT engine format 1, catalogue of 2396 actions).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from .scout.actions import N_ACTIONS, ScoutDecision, check_action, describe_action
+from .scout.game import ScoutConfig, ScoutGame
+from .scout.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
+from .scout.render import render_text
+from .scout.rulings import REASON_TRUNCATED
+from .scout.view import ScoutSeatView
+
+REWARD_MODES = ("score", "win")
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+RENDER_MODES = ("human", "ansi")
+#: The :class:`~seers_env.scout.game.ScoutConfig` fields the environment takes besides ``n_players``.
+CONFIG_FIELDS = tuple(f.name for f in fields(ScoutConfig) if f.name != "n_players")
+#: The keys of every agent's info, at every step.
+INFO_KEYS = ("action_mask", "stage", "round", "totals", "round_end_reasons", "winners", "illegal_action")
+
+_AS_THEY_ARE = (int, float, str, type(None), np.ndarray)
+_RESET_TEXT = "call reset() first: the environment has not been reset, or was closed"
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class IllegalActionError(ValueError):
+    """An action outside the current action mask (``illegal_action="raise"``); nothing changed."""
+
+
+class ResetNeededAttributeError(ResetNeeded, AttributeError):
+    """An environment attribute (``agents``, ``agent_selection``, ...) read before ``reset()``: a
+    :class:`gymnasium.error.ResetNeeded` that is also an ``AttributeError`` (so ``hasattr`` still works)."""
+
+
+class raw_env(AECEnv):
+    """The SCOUT AEC environment without wrappers (see the module docstring for the card).
+
+    Attributes:
+        config: the :class:`~seers_env.scout.game.ScoutConfig` of every game.
+        game: the engine game of the episode (``None`` before ``reset()`` and after ``close()``).
+        decision: the pending :class:`~seers_env.scout.actions.ScoutDecision` of ``agent_selection``
+            (``None`` once the game is over).
+
+    Raises:
+        ValueError / TypeError: a bad config value or an unknown field (the message names it and the
+            allowed values).
+    """
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "scout_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, n_players: int = 4, reward_mode: str = "score", illegal_action: str = "penalize",
+                 render_mode: str | None = None, **config: Any):
+        super().__init__()
+        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; choose one of "
+                             f"{ILLEGAL_ACTION_MODES}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None or one of {RENDER_MODES}")
+        unknown = sorted(set(config) - set(CONFIG_FIELDS))
+        if unknown:
+            raise TypeError(f"unknown SCOUT environment option(s) {unknown}; allowed: n_players, reward_mode, "
+                            f"illegal_action, render_mode, {', '.join(CONFIG_FIELDS)}")
+        self.config = ScoutConfig(n_players=n_players, **config)
+        self.reward_mode = reward_mode
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        n = self.config.n_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        # every agent has its own space objects (PettingZoo classic convention)
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (STATE_DIM,), np.float32)
+        self._rng = np.random.default_rng()
+        self.game: ScoutGame | None = None
+        self.decision: ScoutDecision | None = None
+        self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # the acting agent's mask (read-only)
+        self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # everyone else's
+        self._obs_cache: np.ndarray | None = None  # the acting agent's observation
+        self._illegal: dict[str, int] = {}
+
+    def _require_reset(self) -> None:
+        if self.game is None:
+            raise ResetNeeded(_RESET_TEXT)
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def __setstate__(self, st: dict) -> None:
+        """Unpickling: the masks handed out in ``infos`` are read-only again (pickle drops the flag)."""
+        self.__dict__.update(st)
+        _read_only(self._mask)
+        _read_only(self._zero_mask)
+        for info in getattr(self, "infos", {}).values():
+            if isinstance(info.get("action_mask"), np.ndarray):
+                _read_only(info["action_mask"])
+
+    # --- episode ----------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game, or start from ``options["game"]`` (module docstring). ``seed`` seeds the
+        environment's generator (and so every later deal).
+
+        Raises:
+            ValueError: a bad seed; a ``game`` option with another config or already over (and what
+                :meth:`ScoutGame.from_dict` raises for a malformed one). TypeError: ``options`` is not a
+                dict, or its ``game`` is neither a dict nor a ScoutGame.
+        """
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
+            self._rng = np.random.default_rng(int(seed))
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        position = (options or {}).get("game")
+        if position is None:
+            game = ScoutGame(self.config, seed=int(self._rng.integers(2**63 - 1)))
+        else:
+            game = self._game_from_option(position)
+        self.game = game
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._skip_agent_selection = None
+        self._illegal = {}
+        self._new_decision()
+        if self.render_mode == "human":
+            self.render()
+
+    def _game_from_option(self, position: Any) -> ScoutGame:
+        if isinstance(position, ScoutGame):
+            position = position.to_dict()
+        if not isinstance(position, dict):
+            raise TypeError(f"options['game'] must be a ScoutGame.to_dict() dict (or a ScoutGame), got "
+                            f"{type(position).__name__}")
+        game = ScoutGame.from_dict(position)
+        if game.config != self.config:
+            raise ValueError(f"options['game'] has config {game.config.to_dict()}, but this environment plays "
+                             f"{self.config.to_dict()}; make the environment with that config")
+        if game.game_over:
+            raise ValueError("options['game'] is a finished game; give a position that is still being played")
+        return game
+
+    def _new_decision(self) -> None:
+        """The engine's seat to act gets a new decision: select its agent, set its mask and the infos."""
+        game = self.game
+        self.decision = ScoutDecision(game)
+        self.agent_selection = self.possible_agents[game.current]
+        self._mask = _read_only(self.decision.mask())
+        self._obs_cache = None
+        self._set_infos()
+
+    def _set_infos(self) -> None:
+        """Every agent's info, with the same keys (:data:`INFO_KEYS`) at every step."""
+        game = self.game
+        acting = None if self.decision is None else self.agent_selection
+        stage = -1 if self.decision is None else self.decision.stage
+        totals, reasons = game.totals, game.round_end_reasons
+        winners = game.winners() if game.game_over else []
+        self.infos = {a: {"action_mask": self._mask if a == acting else self._zero_mask,
+                          "stage": stage if a == acting else -1, "round": game.round, "totals": list(totals),
+                          "round_end_reasons": list(reasons), "winners": list(winners),
+                          "illegal_action": self._illegal.get(a, -1)}
+                      for a in self.agents}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
+        arrays; the mask is all zeros unless ``agent`` is to act).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``. ValueError: an unknown agent.
+        """
+        self._require_reset()
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"agent {agent!r} is not one of {self.possible_agents}")
+        if self.decision is not None and agent == self.agent_selection:
+            if self._obs_cache is None:
+                self._obs_cache = observe(ScoutSeatView(self.game, seat), self.decision.pending)
+            return {"observation": self._obs_cache.copy(), "action_mask": self._mask.copy()}
+        return {"observation": observe(ScoutSeatView(self.game, seat)),
+                "action_mask": np.zeros(N_ACTIONS, np.int8)}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
+        ``agent_selection``. The info is a new dict (lists copied; ``action_mask`` the read-only array of
+        ``infos[agent]``)."""
+        self._require_reset()
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        info = {k: list(v) if type(v) is list else v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v)
+                for k, v in self.infos[agent].items()}  # the info lists hold ints and strings
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
+
+    def state(self) -> np.ndarray:
+        """Full-information state (every hand) for centralised critics: float32 ``(STATE_DIM,)``."""
+        self._require_reset()
+        pending = None if self.decision is None else self.decision.pending
+        return np.clip(state(self.game, pending), -OBS_BOUND, OBS_BOUND)
+
+    def step(self, action: Any) -> None:
+        """Take ``action`` for ``agent_selection`` (see the module docstring).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+            TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
+            IllegalActionError: an action outside the mask with ``illegal_action="raise"`` (nothing changes).
+        """
+        self._require_reset()
+        agent = self.agent_selection
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = check_action(action)
+        decision = self.decision
+        if not decision.allowed(a):
+            if self.illegal_action == "raise":
+                try:
+                    decision.choose(a)  # raises, naming allowed actions
+                except ValueError as err:
+                    raise IllegalActionError(f"{agent}: {err}") from None
+            self._end_for_illegal(agent, a)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        play = decision.choose(a)
+        if play is None:  # Scout & Show: the show follows (same agent)
+            self._mask = _read_only(decision.mask())
+            self._obs_cache = None
+            self._set_infos()
+        else:
+            result = self.game.apply(play)
+            if result.round_over and self.reward_mode == "score":
+                for x, r in zip(self.possible_agents, result.round_scores):
+                    self.rewards[x] = float(r)
+            if result.game_over:
+                self._end_game(result.round_end_reason == REASON_TRUNCATED)
+            else:
+                self._new_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_game(self, last_round_truncated: bool) -> None:
+        """The last round was scored: every agent terminates (is truncated when that round hit the turn
+        cap); ``"win"`` rewards by place (section 9)."""
+        game = self.game
+        n = self.config.n_players
+        if self.reward_mode == "win":
+            for x, place in zip(self.possible_agents, game.placements()):
+                self.rewards[x] = (n + 1 - 2 * place) / (n - 1)
+        self.decision = None
+        self._obs_cache = None
+        self._mask = self._zero_mask
+        self.terminations = {x: not last_round_truncated for x in self.agents}
+        self.truncations = {x: last_round_truncated for x in self.agents}
+        self._set_infos()
+
+    def _end_for_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {x: 0.0 for x in self.agents}
+        self.rewards[agent] = -1.0
+        self.terminations = {x: True for x in self.agents}
+        self.decision = None
+        self._obs_cache = None
+        self._mask = self._zero_mask
+        self._illegal = {agent: action}
+        self._set_infos()
+        self._accumulate_rewards()
+
+    def describe_action(self, action: Any) -> str:
+        """``action`` in words for the pending decision (cards named when it is legal now)."""
+        self._require_reset()
+        pending = None if self.decision is None else self.decision.pending
+        return describe_action(action, self.game, pending)
+
+    # --- rendering --------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        """``"ansi"``: the table and the acting hand as a ``str``; ``"human"``: print it, return ``None``."""
+        self._require_reset()
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.game, None if self.decision is None else self.decision.pending)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``."""
+        self.game = None
+        self.decision = None
+        self._obs_cache = None
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose before-reset errors are ``gymnasium.error.ResetNeeded``
+    (attributes: :class:`ResetNeededAttributeError`), also after ``close()``."""
+
+    _GUARDED = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
+                          "agents"})
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._GUARDED and not self.__dict__.get("_has_reset", False):
+            raise ResetNeededAttributeError(f"{name} cannot be read yet: {_RESET_TEXT}")
+        return super().__getattr__(name)
+
+    def _check(self) -> None:
+        if not self._has_reset:
+            raise ResetNeeded(_RESET_TEXT)
+
+    def render(self):
+        self._check()
+        return super().render()
+
+    def observe(self, agent: str):
+        self._check()
+        return super().observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._check()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._check()
+        return super().agent_iter(max_iter)
+
+    def last(self, observe: bool = True):
+        self._check()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        self._check()
+        if self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def close(self) -> None:
+        super().close()
+        self._has_reset = False
+
+
+def env(**config: Any) -> AECEnv:
+    """``raw_env(**config)`` with PettingZoo's standard ``OrderEnforcingWrapper`` (its errors made
+    ``ResetNeeded``; see the module card).
+
+    Illegal actions are handled by :class:`raw_env` itself (default ``illegal_action="penalize"``, the
+    classic convention of ``TerminateIllegalWrapper``), and out-of-range actions raise a clear error.
+    """
+    return _OrderEnforcingWrapper(raw_env(**config))
+
+
+#: The PettingZoo registry id.
+ENV_ID = "seers/scout-v0"
+
+
+def _register() -> None:
+    """Add :data:`ENV_ID` to PettingZoo's AEC registry when the installed version has one."""
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:  # older PettingZoo: no registry
+        return
+    if ENV_ID not in aec_registry:
+        register("aec", ENV_ID, entry_point="seers_env.scout_v0:env")
+
+
+_register()
+
+__all__ = ["CONFIG_FIELDS", "ENV_ID", "ILLEGAL_ACTION_MODES", "INFO_KEYS", "IllegalActionError", "REWARD_MODES",
+           "ResetNeededAttributeError", "check_action", "env", "raw_env"]
