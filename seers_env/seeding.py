@@ -2,11 +2,13 @@
 
 Adding an index to a seed (``seed + i``) makes neighbouring seeds share streams: seed 0's stream 1 is seed
 1's stream 0. Every place that derives several streams from one seed (vector env slots, actor processes,
-training environments, evaluation deals) takes them from here instead, so that two different seeds share
-no stream (NumPy's "Parallel random number generation" guide: ``SeedSequence.spawn``).
+training environments, evaluation deals) takes them from here instead, as NumPy's guide to parallel random
+number generation advises: stream ``path`` of ``seed`` is the node ``SeedSequence(seed, spawn_key=path)``
+of the seed's spawn tree (``path == (i,)`` is child ``i`` of ``SeedSequence(seed).spawn(n)``), so two
+different seeds, or two different paths, share no stream.
 
 Plain ``int`` seeds are handed out, so that each stream can be passed on to anything that takes a seed
-(``raw_env().reset(seed=...)``, ``Game(config, seed=...)``, ``numpy.random.default_rng``).
+(``raw_env().reset(seed=...)``, ``Game(config, seed=...)``, ``numpy.random.default_rng``, ``torch``).
 """
 
 from __future__ import annotations
@@ -25,40 +27,35 @@ def check_seed(seed, name: str = "seed") -> int:
     return int(seed)
 
 
-def child_seed(seed: int, i: int) -> int:
-    """The seed of stream ``i`` of ``seed``: 64 bits of child ``i`` of ``SeedSequence(seed).spawn(n)``
-    (spawn key ``(i,)``), whatever ``n > i`` is, so ``spawn_seeds(seed, n)[i] == child_seed(seed, i)``.
+def child_seed(seed: int, *path: int, bits: int = 64) -> int:
+    """The seed of stream ``path`` of ``seed``: ``bits`` bits (64, or 32 for ``numpy.random.seed``,
+    ``torch.manual_seed`` and stable-baselines3) of ``SeedSequence(seed, spawn_key=path)``.
+
+    ``child_seed(seed, i)`` is child ``i`` of ``SeedSequence(seed).spawn(n)`` for any ``n > i``, and
+    ``child_seed(seed, i, j)`` child ``j`` of that child's ``spawn``.
 
     Raises:
-        ValueError: a negative or non-integer ``seed`` or ``i``.
+        ValueError: a negative or non-integer ``seed`` or path part, no path, or ``bits`` not 32 or 64.
     """
-    seed, i = check_seed(seed), check_seed(i, "i")
-    return int(np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1, np.uint64)[0])
+    seed = check_seed(seed)
+    if not path:
+        raise ValueError("child_seed needs a path of at least one index, e.g. child_seed(seed, i)")
+    key = tuple(check_seed(p, "path index") for p in path)
+    if bits not in (32, 64):
+        raise ValueError(f"bits={bits!r} is not allowed; use 32 or 64")
+    dtype = np.uint64 if bits == 64 else np.uint32
+    return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1, dtype)[0])
 
 
-def spawn_seeds(seed: int, n: int) -> list[int]:
-    """``[child_seed(seed, i) for i in range(n)]``: ``n`` seeds of independent streams (a prefix is stable:
-    the first ``k`` are the same for every ``n >= k``).
+def spawn_seeds(seed: int, n: int, bits: int = 64) -> list[int]:
+    """``[child_seed(seed, i, bits=bits) for i in range(n)]``: the seeds of ``SeedSequence(seed).spawn(n)``
+    (a prefix is stable: the first ``k`` are the same for every ``n >= k``).
 
     Raises:
-        ValueError: a negative or non-integer ``seed`` or ``n``.
+        ValueError: a negative or non-integer ``seed`` or ``n``, or a bad ``bits``.
     """
-    seed, n = check_seed(seed), check_seed(n, "n")
-    return [child_seed(seed, i) for i in range(n)]
+    n = check_seed(n, "n")
+    return [child_seed(seed, i, bits=bits) for i in range(n)]
 
 
-def keyed_seed(*key: int) -> int:
-    """A 32-bit seed (``0 <= s < 2**32``, what ``numpy.random.seed``, ``torch.manual_seed`` and
-    stable-baselines3 take) of the stream named by ``key``, e.g. ``(run seed, steps done)``: different keys
-    give unrelated seeds (``SeedSequence(list(key))``), unlike sums such as ``seed + steps``.
-
-    Raises:
-        ValueError: an empty key, or a negative or non-integer part.
-    """
-    if not key:
-        raise ValueError("keyed_seed needs at least one integer")
-    parts = [check_seed(k, "key part") for k in key]
-    return int(np.random.SeedSequence(parts).generate_state(1, np.uint32)[0])
-
-
-__all__ = ["check_seed", "child_seed", "keyed_seed", "spawn_seeds"]
+__all__ = ["check_seed", "child_seed", "spawn_seeds"]

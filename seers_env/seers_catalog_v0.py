@@ -110,7 +110,7 @@ def reset_needed(method: str, closed: bool) -> ResetNeeded:
     after ``close()``."""
     if closed:
         return ResetNeeded(f"{method}() after close(); call reset() first")
-    return ResetNeeded(f"{method}() before reset(); call reset() first")
+    return ResetNeeded(f"call reset() before {method}()")
 
 
 class IllegalActionError(ValueError):

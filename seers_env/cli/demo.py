@@ -8,6 +8,7 @@ import typer
 from ..cards import SUIT_NAMES
 from ..game import Game, GameConfig
 from ..plays import describe_cards
+from ..seeding import child_seed
 
 
 def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=print) -> Game:
@@ -15,7 +16,8 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
 
     Args:
         n_players: 2..5.
-        seed: seeds both the deal and the players' choices.
+        seed: seeds the deal (``Game(config, seed=seed)``) and the players' choices (stream
+            ``child_seed(seed, 0)`` of :mod:`seers_env.seeding`).
         rounds: rounds in the game.
         echo: function that prints one line.
 
@@ -23,7 +25,7 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
         The finished :class:`~seers_env.game.Game`.
     """
     game = Game(GameConfig(n_players=n_players, n_rounds=rounds), seed=seed)
-    chooser = np.random.default_rng(seed + 1)
+    chooser = np.random.default_rng(child_seed(seed, 0))  # a stream apart from every seed's deal
     shown_round = -1
     while not game.game_over:
         if game.round != shown_round:

@@ -39,8 +39,16 @@ ReadLine = Callable[[str], str]  # raises EOFError at the end of input
 
 
 def agent_seed(seed: int, seat: int) -> int:
-    """Seed of the agent at ``seat`` in ``seers play --seed seed``: ``seed * 100 + seat + 1``."""
-    return seed * 100 + seat + 1
+    """Seed of the agent at ``seat`` in ``seers play --seed seed``: :func:`seers_env.seeding.child_seed`
+    ``(seed, seat)``, a stream of its own (the deal is ``Game(config, seed=seed)``; no other seed's deal or
+    agent shares it).
+
+    Raises:
+        ValueError: a negative or non-integer seed or seat.
+    """
+    from ..seeding import child_seed
+
+    return child_seed(seed, seat)
 
 
 def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int) -> dict[int, Any]:
