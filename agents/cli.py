@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from seers_env.cli.errors import non_negative
+
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``seers eval`` to the ``seers`` app."""
@@ -18,7 +20,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
-        seed: int = typer.Option(0, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
         rounds: int = typer.Option(4, min=1, metavar="N", help="Rounds per game."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "

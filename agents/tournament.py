@@ -40,6 +40,7 @@ from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game, GameConfig
 from seers_env.progress import ProgressLines, is_terminal
 from seers_env.scoring import placements
+from seers_env.seeding import check_seed
 from seers_env.view import SeatView
 
 from .base import Agent
@@ -415,6 +416,7 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
+    check_seed(seed)  # ValueError naming the seed (SeedSequence's own message does not)
     GameConfig(n_players=n_players, n_rounds=n_rounds, artifact_deck=tuple(artifact_deck))  # validates
     for s in specs:  # every agent is built and checked against the table before any game
         if isinstance(s, str) and s.startswith("ppo:"):

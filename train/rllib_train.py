@@ -376,14 +376,29 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
         stop_ray: shut Ray down at the end (keep it for several runs in one process, e.g. tests).
 
     Raises:
-        ValueError: a bad setting or spec, or an existing run folder without ``force`` (before any work).
+        ValueError: a bad setting or spec (the message names the setting), or an existing run folder
+            without ``force``; FileNotFoundError: a missing opponent model. All are checked before anything
+            is written or trained.
     """
     from agents.specs import make_agent
 
-    if cfg.baseline:
-        make_agent(cfg.baseline)
-    for spec in final_specs if final_games else ():
-        make_agent(spec)
+    from .errors import naming
+
+    for what, value, low in (("final_games", final_games, 0), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{what}={value!r} is not allowed; use an integer >= {low}")
+    specs = [("baseline", cfg.baseline)] if cfg.baseline else []
+    specs += [("final_specs", s) for s in (final_specs if final_games else ())]
+    for what, spec in specs:
+        try:
+            make_agent(spec).check_use(cfg.n_players, cfg.artifact_deck)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, what, spec) from None
+    if cfg.opponent and cfg.opponent_seats > 0:  # the frozen model must load and fit the table
+        try:
+            _frozen_weights(cfg.opponent, cfg.n_players, cfg.artifact_deck)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, "opponent", cfg.opponent) from None
     run_dir = Path(out) / (name or time.strftime("rllib_%Y%m%d_%H%M%S"))
     if run_dir.exists() and any(run_dir.iterdir()):
         if not force:

@@ -47,6 +47,7 @@ import numpy as np
 from seers_env.jsonio import null_non_finite, write_json
 from seers_env.seeding import check_seed, child_seed
 
+from .errors import naming
 from .league import DEFAULT_MIX, LeagueSampler, list_snapshots, parse_mix
 
 #: Baselines the learned agent is evaluated against.
@@ -164,7 +165,10 @@ class TrainConfig:
         if self.imitation_teacher not in TEACHERS:
             raise ValueError(f"imitation_teacher={self.imitation_teacher!r} is not allowed; choose one of "
                              f"{', '.join(TEACHERS)}")
-        parse_mix(self.opponents)  # raises ValueError with the valid specs
+        try:
+            parse_mix(self.opponents)  # raises ValueError with the valid specs
+        except ValueError as err:
+            raise naming(err, "opponents", self.opponents) from None
         if not self.eval_specs:
             raise ValueError("eval_specs is empty; give at least one baseline, e.g. random,greedy,heuristic")
         from agents import make_agent
@@ -172,13 +176,19 @@ class TrainConfig:
         from .ppo_agent import check_ppo_spec
 
         for spec in self.eval_specs:  # checked now, not after the whole training budget
-            if spec.startswith("ppo:"):
-                check_ppo_spec(spec, self.n_players, self.artifact_deck)
-            else:
-                make_agent(spec)
+            try:
+                if spec.startswith("ppo:"):
+                    check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                else:
+                    make_agent(spec).check_use(self.n_players, self.artifact_deck)
+            except (FileNotFoundError, ValueError) as err:
+                raise naming(err, "eval_specs", spec) from None
         for spec in parse_mix(self.opponents):  # a learned opponent must fit the table before any work
             if spec.startswith("ppo:"):
-                check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                try:
+                    check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                except (FileNotFoundError, ValueError) as err:
+                    raise naming(err, "opponents", spec) from None
 
     def model_config(self):
         """The :class:`train.model_config.ModelConfig` of the models this run writes."""

@@ -9,6 +9,7 @@ from ..cards import SUIT_NAMES
 from ..game import Game, GameConfig
 from ..plays import describe_cards
 from ..seeding import child_seed
+from .errors import non_negative
 
 
 def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=print) -> Game:
@@ -51,7 +52,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def demo(
         players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the random players."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the random players."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded game between random players, move by move, then print the scores."""

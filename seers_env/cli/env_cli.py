@@ -16,6 +16,8 @@ from collections.abc import Callable
 import numpy as np
 import typer
 
+from .errors import non_negative
+
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
 TARGET_VS_DOUDIZHU = 5.0
 TARGET_VS_HOLDEM = 3.0
@@ -222,7 +224,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("env")
     def bench_env(
         seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per environment, in seconds."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of every environment and of the random choices."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
         profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
                                                  "part, and its share then and before the compiled engine."),

@@ -20,6 +20,7 @@ import typer
 from ..artifacts import DEFAULT_ARTIFACT_DECK
 from ..game import Game, GameConfig
 from ..plays import Play
+from .errors import non_negative
 from .tui import (
     PlayMenu,
     describe_move,
@@ -64,15 +65,21 @@ def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int
     from agents import make_agent
 
     if not 0 <= human_seat < n_players:
-        raise ValueError(f"seat {human_seat!r} is not one of 0..{n_players - 1}")
+        raise ValueError(f"seat={human_seat!r} is not one of 0..{n_players - 1}")
     specs = [s.strip() for s in specs if s.strip()]
     if len(specs) == 1:
         specs = specs * (n_players - 1)
     if len(specs) != n_players - 1:
-        raise ValueError(f"{n_players} players need {n_players - 1} agent specs (or one for all), "
-                         f"got {len(specs)}: {','.join(specs)!r}")
+        raise ValueError(f"specs={','.join(specs)!r}: {n_players} players need {n_players - 1} agent specs "
+                         f"(or one for all), got {len(specs)}")
     seats = [s for s in range(n_players) if s != human_seat]
-    return {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in zip(seats, specs)}
+    agents = {}
+    for s, spec in zip(seats, specs):
+        try:
+            agents[s] = make_agent(spec, seed=agent_seed(seed, s))
+        except ValueError as err:
+            raise ValueError(f"specs={spec!r}: {err}") from None
+    return agents
 
 
 def event_lines(event: dict[str, Any], game: Game, names: Sequence[str] | None,
@@ -298,7 +305,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
                                    "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the agents."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
         artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
         save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
@@ -308,11 +315,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Play Seers Catalog in the terminal against agents: pick your plays by number."""
         if save is not None and not save.parent.exists():
             raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
+        from .errors import option_error
+
         try:
             play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
                       echo=typer.echo)
         except ValueError as err:
-            raise typer.BadParameter(str(err)) from None
+            raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
+                                     "specs": "--agents", "seed": "--seed"}) from None
 
     @app.command()
     def replay(
