@@ -62,6 +62,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if baseline and baseline not in agent_labels(specs):
             raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
                                      f"baseline must play in the tournament", param_hint="--baseline")
+        if seat_baseline.strip():  # a bad spec is refused now, not after the whole tournament
+            from .specs import make_agent
+
+            try:
+                make_agent(seat_baseline.strip())
+            except ValueError as err:
+                raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
         if out:
             import shlex
             from pathlib import Path
@@ -75,7 +82,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     progress=progress,
                                     artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         except ValueError as err:
-            raise typer.BadParameter(str(err)) from None
+            from seers_env.cli.errors import option_error
+
+            raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",
+                                     "n_rounds": "--rounds", "n_players": "--agents"}) from None
         paired = paired_differences(result, baseline) if baseline else None
         print_table(result, wide=wide, paired=paired, wide_hint=True)
         timing = decision_time_line(result)
