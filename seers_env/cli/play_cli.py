@@ -65,7 +65,7 @@ def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int
     from agents import make_agent
 
     if not 0 <= human_seat < n_players:
-        raise ValueError(f"seat={human_seat!r} is not one of 0..{n_players - 1}")
+        raise ValueError(f"seat {human_seat!r} is not one of 0..{n_players - 1}")
     specs = [s.strip() for s in specs if s.strip()]
     if len(specs) == 1:
         specs = specs * (n_players - 1)
@@ -317,6 +317,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
         from .errors import option_error
 
+        if players in (2, 3, 4, 5) and not 0 <= seat < players:
+            raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
         try:
             play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
                       echo=typer.echo)

@@ -34,6 +34,10 @@ class MeldType(enum.IntEnum):
 MELD_TYPE_NAMES = {MeldType.SINGLE: "Single", MeldType.SET: "Matching Set", MeldType.RUN: "Suited Run"}
 
 
+#: Bound of a saved play's integers and list lengths (:meth:`Play.from_dict`); real plays stay far below.
+FIELD_LIMIT = 1000
+
+
 def _is_int(x: Any) -> bool:
     """An integer (a NumPy one included), not a bool."""
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
@@ -102,14 +106,15 @@ class Play(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Play:
-        """Inverse of :meth:`to_dict`. Only the types are checked here; whether the play is legal (cards,
-        ranks, targets in range) is :meth:`seers_env.game.Game.apply`'s to judge.
+        """Inverse of :meth:`to_dict`. Only types and sizes are checked here; whether the play is legal
+        (cards, ranks, targets) is :meth:`seers_env.game.Game.apply`'s to judge.
 
         Raises:
             TypeError: ``d`` is not a dict, an integer field that is not an integer (a bool, float or
                 string is refused, not rounded), or ``suited`` / ``wild_values`` not a list of integers
                 (the message names the field).
-            ValueError: unknown field names, or no ``kind``.
+            ValueError: unknown field names, no ``kind``, an integer outside ``-FIELD_LIMIT ..
+                FIELD_LIMIT`` or a list longer than ``FIELD_LIMIT`` (no play comes near).
         """
         if not isinstance(d, dict):
             raise TypeError(f"a Play must be a dict of the fields {list(cls._fields)}, got "
@@ -127,9 +132,15 @@ class Play(NamedTuple):
                 value = tuple(value)
                 if any(not _is_int(x) for x in value):
                     raise TypeError(f"Play field {name}={list(value)!r} must be a list of integers")
+                if len(value) > FIELD_LIMIT or any(abs(x) > FIELD_LIMIT for x in value):
+                    raise ValueError(f"Play field {name}={str(list(value))[:80]} is out of range; allowed: at "
+                                     f"most {FIELD_LIMIT} integers in -{FIELD_LIMIT}..{FIELD_LIMIT}")
                 out[name] = tuple(int(x) for x in value)
             elif not _is_int(value):
                 raise TypeError(f"Play field {name}={value!r} must be an integer")
+            elif abs(value) > FIELD_LIMIT:
+                raise ValueError(f"Play field {name}={value!r} is out of range; allowed: "
+                                 f"-{FIELD_LIMIT}..{FIELD_LIMIT}")
             else:
                 out[name] = int(value)
         return cls(**out)
