@@ -53,6 +53,12 @@ ends at once, the offender gets -1 and the others 0. ``"raise"``: :class:`Illega
 nothing changes. In both modes an action that is not an integer raises ``TypeError`` and one outside
 ``0..N_ACTIONS-1`` raises ``ValueError``, changing nothing.
 
+**Order.** ``step``, ``observe``, ``last``, ``state``, ``render`` and ``agent_iter`` called before ``reset()``
+or after ``close()`` raise :class:`ResetNeeded` (Gymnasium's ``gymnasium.error.ResetNeeded``, a
+``RuntimeError``), in ``raw_env`` and ``env()`` alike; ``close()`` twice is fine, and ``reset()`` after
+``close()`` deals a new game. Attributes read before ``reset()`` in ``env()`` raise PettingZoo's
+``AttributeError``.
+
 **Version history.** v0: first release (rules engine format 1, catalogue of 6928 actions).
 """
 
