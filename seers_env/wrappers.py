@@ -138,7 +138,7 @@ class SingleAgentSeersEnv(gym.Env):
             ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
 
         Raises:
-            ValueError: a negative or non-integer seed (Gymnasium's seeding).
+            gymnasium.error.Error: a negative or non-integer seed (Gymnasium's seeding refuses it).
         """
         super().reset(seed=seed)
         rng = self.np_random

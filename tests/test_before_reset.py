@@ -1,6 +1,7 @@
 """Every public method of every environment and wrapper, called before ``reset()`` or after ``close()``:
 one clear error, ``ResetNeeded`` (Gymnasium's ``ResetNeeded`` and a ``RuntimeError``), that says to call
-``reset()``; closing twice is fine, and ``reset()`` after ``close()`` deals a new game."""
+``reset()``; closing twice is fine, and ``reset()`` after ``close()`` deals a new game. (The RLlib
+environment's checks are in ``tests/test_rllib.py``, the one test file that imports ray.)"""
 
 from __future__ import annotations
 
@@ -29,24 +30,12 @@ def _vector_calls(e):
             "play_features": e.play_features, "action_masks": e.action_masks}
 
 
-def _rllib_calls(e):
-    return {"step": lambda: e.step({"seat_0": 0}), "render": e.render, "offered_plays": e.offered_plays}
-
-
-def _rllib_env():
-    pytest.importorskip("ray.rllib")
-    from train.rllib_env import SeersMultiAgentEnv
-
-    return SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": 1})
-
-
 ENVS = {
     "raw_env": (lambda: raw_env(n_players=3, n_rounds=1, render_mode="ansi"), _aec_calls),
     "env()": (lambda: env(n_players=3, n_rounds=1, render_mode="ansi"), _aec_calls),
     "raw_env, no render mode": (lambda: raw_env(n_players=3, n_rounds=1), _aec_calls),
     "SingleAgentSeersEnv": (lambda: SingleAgentSeersEnv(n_players=3, n_rounds=1, render_mode="ansi"), _single_calls),
     "SeersVectorEnv": (lambda: SeersVectorEnv(2, n_players=3, n_rounds=1), _vector_calls),
-    "SeersMultiAgentEnv": (_rllib_env, _rllib_calls),
 }
 
 
@@ -80,7 +69,7 @@ def _answers(calls: dict) -> None:
     warning and None)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name in ("render", "action_masks", "state", "play_features", "offered_plays", "last", "observe"):
+        for name in ("render", "action_masks", "state", "play_features", "last", "observe"):
             if name in calls:
                 calls[name]()
 
@@ -109,19 +98,3 @@ def test_single_agent_env_step_after_the_episode_says_to_reset():
     assert not e.action_masks().any()  # all False once done (documented), not an error
     with pytest.raises(ResetNeeded, match=r"episode ended; call reset\(\)"):
         e.step(0)
-
-
-def test_rllib_env_after_the_game_says_to_reset():
-    e = _rllib_env()
-    assert e.game_over  # before the first reset (documented)
-    obs, _ = e.reset(seed=2)
-    rng = np.random.default_rng(0)
-    while not e.game_over:
-        aid = next(iter(obs))
-        rows = np.flatnonzero(obs[aid]["action_mask"])
-        obs, *_ = e.step({aid: int(rng.choice(rows))})
-    assert e.offered_plays() == []
-    with pytest.raises(ResetNeeded, match=r"game ended; call reset\(\)"):
-        e.step({"seat_0": 0})
-    e.close()
-    assert e.game_over

@@ -1,10 +1,8 @@
 """Streams derived from one seed (``seers_env.seeding``): neighbouring seeds share no game, in the vector
-env, the SB3 training environments and RLlib's env runners; one slot replays as a single AEC game; the
-tournaments' deals and results are unchanged."""
+env and the SB3 training environments (RLlib's env runners: ``tests/test_rllib.py``); one slot replays as a
+single AEC game; the tournaments' deals and results are unchanged."""
 
 from __future__ import annotations
-
-import random
 
 import numpy as np
 import pytest
@@ -132,44 +130,3 @@ def test_sb3_environments_of_neighbouring_seeds_share_no_game(tmp_path):
         hands += [str(e.unwrapped.aec.game.hands) for e in venv.envs]
         venv.close()
     assert len(set(hands)) == 6
-
-
-def test_rllib_runners_and_sub_environments_share_no_stream(monkeypatch):
-    """RLlib seeds runner ``w`` with ``seed + w`` and its sub-environment ``i`` with ``seed + w + i`` (and
-    gives every sub-environment vector index 0); with the run's callback no (seed, runner, sub-env) of
-    seeds 0 and 1 shares a game, and each runner's global generators get a stream of their own."""
-    pytest.importorskip("ray.rllib")
-    torch = pytest.importorskip("torch")
-    from types import SimpleNamespace
-
-    from train.rllib_env import SeersMultiAgentEnv
-    from train.rllib_train import _callback_class
-
-    callback = _callback_class()()
-    # RLlib's global seeding also switches torch to deterministic algorithms: undone afterwards
-    saved = random.getstate(), np.random.get_state(), torch.get_rng_state()
-    deterministic = torch.are_deterministic_algorithms_enabled(), torch.backends.cudnn.deterministic
-    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)  # restored after the test
-    try:
-        hands, torch_seeds = [], []
-        for seed in (0, 1):
-            for worker in (0, 1, 2):
-                envs = [SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": seed, "kernel": False})
-                        for _ in range(3)]
-                runner = SimpleNamespace(worker_index=worker, config=SimpleNamespace(
-                    seed=seed, framework_str="torch", in_evaluation=False))
-                callback.on_environment_created(env_runner=runner, env=SimpleNamespace(envs=envs),
-                                                metrics_logger=None, env_context=None)
-                torch_seeds.append(torch.initial_seed())
-                assert torch.initial_seed() == child_seed(seed, worker, 0, bits=32)
-                for i, e in enumerate(envs):
-                    e.reset(seed=seed + worker + i)  # what RLlib's sync vector env passes
-                    hands.append(str(e.game.hands))
-        assert len(set(hands)) == len(hands) == 18
-        assert len(set(torch_seeds)) == 6
-    finally:
-        random.setstate(saved[0])
-        np.random.set_state(saved[1])
-        torch.set_rng_state(saved[2])
-        torch.use_deterministic_algorithms(deterministic[0])
-        torch.backends.cudnn.deterministic = deterministic[1]

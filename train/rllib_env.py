@@ -340,8 +340,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             raise reset_needed("render", self._closed)
 
     def close(self) -> None:
-        """End the episode: ``step``, ``render`` and :meth:`offered_plays` then raise ``ResetNeeded`` until
-        ``reset()`` deals a new game (:attr:`game_over` is ``True``). Closing twice does nothing more."""
+        """End the episode: ``step`` and ``render`` then raise ``ResetNeeded`` until ``reset()`` deals a new
+        game (:attr:`game_over` is ``True``, :meth:`offered_plays` ``[]``). Closing twice does nothing
+        more."""
         self._dealt, self._closed = False, True
         self._offered, self._legal, self._to_act = None, None, -1
 
@@ -468,13 +469,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         return {"observations": state, "plays": plays, "action_mask": mask}
 
     def offered_plays(self) -> list:
-        """The plays offered to the acting seat, in row order (a new list; ``[]`` once the game is over).
-
-        Raises:
-            ResetNeeded: before ``reset()`` or after ``close()``.
-        """
-        if not self._dealt:
-            raise reset_needed("offered_plays", self._closed)
+        """The plays offered to the acting seat, in row order (a new list; ``[]`` when none: before
+        ``reset()``, after ``close()`` and once the game is over, as :attr:`totals` and :attr:`game_over`
+        answer then)."""
         if self._offered is None:
             return []
         if self.on_kernel:
