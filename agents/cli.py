@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from seers_env.cli.errors import non_negative
+
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``seers eval`` to the ``seers`` app."""
@@ -18,7 +20,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
-        seed: int = typer.Option(0, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
         rounds: int = typer.Option(4, min=1, metavar="N", help="Rounds per game."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "
@@ -60,6 +62,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if baseline and baseline not in agent_labels(specs):
             raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
                                      f"baseline must play in the tournament", param_hint="--baseline")
+        if seat_baseline.strip():  # a bad spec is refused now, not after the whole tournament
+            from .specs import make_agent
+
+            try:
+                make_agent(seat_baseline.strip())
+            except ValueError as err:
+                raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
         if out:
             import shlex
             from pathlib import Path
@@ -73,7 +82,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     progress=progress,
                                     artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         except ValueError as err:
-            raise typer.BadParameter(str(err)) from None
+            from seers_env.cli.errors import option_error
+
+            raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",
+                                     "n_rounds": "--rounds", "n_players": "--agents"}) from None
         paired = paired_differences(result, baseline) if baseline else None
         print_table(result, wide=wide, paired=paired, wide_hint=True)
         timing = decision_time_line(result)

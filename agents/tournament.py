@@ -38,6 +38,7 @@ import numpy as np
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.games import DEFAULT_GAME, game_spec
 from seers_env.progress import ProgressLines, is_terminal
+from seers_env.seeding import check_seed
 
 from .base import Agent
 from .specs import make_agent
@@ -457,6 +458,7 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
+    check_seed(seed)  # ValueError naming the seed (SeedSequence's own message does not)
     config = table_config(game, n_players, n_rounds, artifact_deck)  # validates
     n_rounds = config.n_rounds
     artifact_deck = getattr(config, "artifact_deck", None)

@@ -5,7 +5,7 @@ Layers: the pure rules engine (``Game``, ``GameConfig``, ``Play`` and the module
 imports no RL library; the old paths (``seers_env.game`` and so on) name the same modules. The environment
 adapter (``actions``, ``observation``, the AEC environment) sits in :mod:`seers_env`. ``env`` and ``raw_env``
 (module :mod:`seers_env.seers_catalog_v0`) are imported lazily, on first access, so that ``import seers_env``
-stays light.
+stays light; so is ``ResetNeeded``, the error of every environment method called before ``reset()``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ARTIFACT_KINDS", "DEFAULT_ARTIFACT_DECK", "Decision", "N_ACTIONS", "describe_action", "ArtifactKind", "Game", "GameConfig", "GameOverError",
-    "IllegalPlayError", "MeldType", "Play", "PlayKind", "PlayResult", "Timing", "env", "raw_env",
+    "IllegalPlayError", "MeldType", "Play", "PlayKind", "PlayResult", "ResetNeeded", "Timing", "env", "raw_env",
 ]
 
 
 def __getattr__(name: str):
-    if name in ("env", "raw_env"):
+    if name in ("env", "raw_env", "ResetNeeded"):
         import importlib
 
         return getattr(importlib.import_module(f"{__name__}.seers_catalog_v0"), name)

@@ -53,6 +53,12 @@ ends at once, the offender gets -1 and the others 0. ``"raise"``: :class:`Illega
 nothing changes. In both modes an action that is not an integer raises ``TypeError`` and one outside
 ``0..N_ACTIONS-1`` raises ``ValueError``, changing nothing.
 
+**Order.** ``step``, ``observe``, ``last``, ``state``, ``render`` and ``agent_iter`` called before ``reset()``
+or after ``close()`` raise :class:`ResetNeeded` (Gymnasium's ``gymnasium.error.ResetNeeded``, a
+``RuntimeError``), in ``raw_env`` and ``env()`` alike; ``close()`` twice is fine, and ``reset()`` after
+``close()`` deals a new game. Attributes read before ``reset()`` in ``env()`` raise PettingZoo's
+``AttributeError``.
+
 **Version history.** v0: first release (rules engine format 1, catalogue of 6928 actions).
 """
 
@@ -63,6 +69,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded as _GymnasiumResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -92,6 +99,24 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     """``a`` made read-only (``env.infos`` holds these; :meth:`raw_env.last` hands out writable copies)."""
     a.flags.writeable = False
     return a
+
+
+class ResetNeeded(_GymnasiumResetNeeded, RuntimeError):
+    """A method of an environment called before ``reset()`` or after ``close()``: call ``reset()`` first.
+
+    The one error every environment and wrapper of this package raises for that case (the AEC env and
+    ``env()``, :class:`~seers_env.wrappers.SingleAgentSeersEnv`, :class:`~seers_env.vector.SeersVectorEnv`,
+    ``train.rllib_env.SeersMultiAgentEnv``); it is Gymnasium's ``gymnasium.error.ResetNeeded`` and a
+    ``RuntimeError``. Nothing changes when it is raised.
+    """
+
+
+def reset_needed(method: str, closed: bool) -> ResetNeeded:
+    """The :class:`ResetNeeded` for ``method`` (e.g. ``"step"``) before ``reset()`` or, with ``closed``,
+    after ``close()``."""
+    if closed:
+        return ResetNeeded(f"{method}() after close(); call reset() first")
+    return ResetNeeded(f"call reset() before {method}()")
 
 
 class IllegalActionError(ValueError):
@@ -209,10 +234,13 @@ class raw_env(AECEnv):
         self._log: _PlayLog | None = None
         self._game: Game | None = None
         self._decision: Decision | None = None
+        self._closed = False
 
-    def _require_reset(self) -> None:
+    def _require_reset(self, method: str) -> None:
+        """:class:`ResetNeeded` naming ``method`` unless a game is dealt (``reset()`` called, no ``close()``
+        since)."""
         if self._log is None:
-            raise RuntimeError("call reset() before step(), observe() or state()")
+            raise reset_needed(method, self._closed)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -268,11 +296,17 @@ class raw_env(AECEnv):
 
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new game. ``seed`` seeds the environment's generator (and so every later game)."""
+        """Deal a new game. ``seed`` seeds the environment's generator (and so every later game); it also
+        deals new games after ``close()``.
+
+        Raises:
+            ValueError: a negative or non-integer seed (nothing changes).
+        """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
             self._rng = np.random.default_rng(seed)
+        self._closed = False
         self._game_seed = int(self._rng.integers(2**63 - 1))
         k = self._kernel
         k.new_game(0, self._game_seed)  # dealt as Game(config, seed) deals it
@@ -324,10 +358,15 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
-        arrays; the mask is all zeros unless ``agent`` is to act)."""
+        arrays; the mask is all zeros unless ``agent`` is to act).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        if self._log is None:
+            self._require_reset("observe")
         if agent == self._acting:
             return {"observation": self._obs[0].copy(), "action_mask": self._mask.copy()}
-        self._require_reset()
         return {"observation": self._observation_without_decision(self._seat[agent]),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
@@ -349,15 +388,24 @@ class raw_env(AECEnv):
         Nothing returned aliases the environment's state: the observation arrays are fresh copies, the info
         is a new dict with copied lists, and its ``action_mask`` is the read-only array of ``infos[agent]``
         (writing to it raises ``ValueError``; ``mask.copy()`` gives a writable one).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
         """
+        if self._log is None:
+            self._require_reset("last")
         agent = self.agent_selection
         obs = self.observe(agent) if observe else None
         info = {k: v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
         return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
-        """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,)."""
-        self._require_reset()
+        """Full-information state (every hand included) for centralised critics: float32 (STATE_DIM,).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        self._require_reset("state")
         k = self._kernel
         n = self.config.n_players
         seat = int(k.scal[0, S_CURRENT])
@@ -375,9 +423,10 @@ class raw_env(AECEnv):
         Raises:
             TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
             IllegalActionError: an action outside the mask with ``illegal_action="raise"``.
+            ResetNeeded: before ``reset()`` or after ``close()``.
         """
         if self._log is None:
-            self._require_reset()
+            self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -458,32 +507,65 @@ class raw_env(AECEnv):
 
     # --- rendering --------------------------------------------------------------------------------
     def render(self) -> str | None:
-        """``"ansi"``: the table as a ``str``; ``"human"``: print it and return ``None``."""
+        """``"ansi"``: the table as a ``str``; ``"human"``: print it and return ``None``; no render mode:
+        Gymnasium's warning and ``None``.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()`` (as Gymnasium's order enforcing does).
+        """
+        self._require_reset("render")
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
             return None
-        if self._log is None:
-            text = "Seers Catalog: call reset() first"
-        else:
-            text = render_text(self.game, self.decision)
+        text = render_text(self.game, self.decision)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``agent_iter``.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        self._require_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
     def close(self) -> None:
-        pass
+        """End the episode: every method but ``reset()`` then raises :class:`ResetNeeded`, and ``game`` and
+        ``decision`` are ``None``; ``reset()`` deals a new game. Closing twice does nothing more."""
+        self._log = None
+        self._game = self._decision = None
+        self._acting = None
+        self._closed = True
 
 
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with a direct ``last()`` and ``step()`` (same checks, fewer
-    lookups)."""
+    lookups). Its methods called before ``reset()`` (or after ``close()``) raise :class:`ResetNeeded`, as the
+    raw environment's do, where PettingZoo's wrapper raises ``AssertionError``; attributes such as
+    ``rewards`` or ``agents`` read before ``reset()`` raise PettingZoo's ``AttributeError``."""
+
+    _closed = False
+
+    def _check_reset(self, method: str) -> None:
+        if not self._has_reset or self._closed:
+            raise reset_needed(method, self._closed)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self._closed = False
+
+    def close(self) -> None:
+        """Close the environment (:meth:`raw_env.close`); closing twice does nothing more."""
+        self.env.close()
+        self._closed = True
 
     def last(self, observe: bool = True):
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
+        self._check_reset("last")
         return self.env.last(observe)
 
     def step(self, action: Any) -> None:
@@ -491,7 +573,24 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self._has_updated = True
             self.env.step(action)
         else:
+            self._check_reset("step")
             super().step(action)
+
+    def observe(self, agent: str):
+        self._check_reset("observe")
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._check_reset("state")
+        return self.env.state()
+
+    def render(self):
+        self._check_reset("render")
+        return self.env.render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._check_reset("agent_iter")
+        return super().agent_iter(max_iter)
 
 
 def env(**config: Any) -> AECEnv:
@@ -515,4 +614,5 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["ILLEGAL_ACTION_MODES", "IllegalActionError", "REWARD_MODES", "check_action", "env", "raw_env"]
+__all__ = ["ILLEGAL_ACTION_MODES", "IllegalActionError", "REWARD_MODES", "ResetNeeded", "check_action", "env",
+           "raw_env", "reset_needed"]

@@ -4,7 +4,7 @@
 and steps them with one action each, on the compiled game kernel (:mod:`seers_env.engine.kernel`, with the
 decisions, masks and observations of :mod:`seers_env.vector_core`). It follows Gymnasium's vector API (``gymnasium.vector.VectorEnv``:
 ``reset(seed) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations, infos)``,
-arrays stacked along a first axis of length ``num_envs``, seeds ``seed + i``, dict infos of arrays) with
+arrays stacked along a first axis of length ``num_envs``, dict infos of arrays) with
 the turn-based twist of PettingZoo's AEC games: each row is the decision of the seat to act in that game
 (``infos["seat"]``), and rewards are given to every seat.
 
@@ -17,9 +17,14 @@ the turn-based twist of PettingZoo's AEC games: each row is the decision of the 
   returned row is the first decision of the new game; ``infos["totals"]`` (int64 ``(N, n_players)``) holds
   the final totals of the games that ended (zeros elsewhere).
 
-Slot ``i`` draws its games exactly as ``raw_env.reset(seed=seed + i)`` and then ``reset()`` after each
-game: stepping the vector env gives the same trajectories as stepping those AEC envs one by one
-(``tests/test_vector.py``).
+**Seeds.** ``reset(seed=s)`` gives slot ``i`` the seed :func:`slot_seed(s, i) <slot_seed>`, child ``i`` of
+``numpy.random.SeedSequence(s).spawn(num_envs)`` (:mod:`seers_env.seeding`), so two different seeds share no
+game (``seed + i``, Gymnasium's own vector default, would give seed 0's slot 1 the games of seed 1's slot 0),
+and slot ``i`` plays the same games whatever ``num_envs`` is. ``reset(seed=[s_0, ..., s_{N-1}])`` seeds
+each slot directly, as Gymnasium's vector envs take a list. To reproduce slot ``i`` as a single AEC game,
+pass its seed to the AEC env: ``raw_env().reset(seed=slot_seed(s, i))`` (or
+``venv.slot_seeds(s)[i]``), then ``reset()`` after each game; stepping the vector env
+gives the same trajectories as stepping those AEC envs one by one (``tests/test_vector.py``).
 
 **Play level** (for play-scoring learners, DouZero / PerfectDou style): instead of catalogue actions, a
 learner may choose whole plays. :meth:`SeersVectorEnv.play_features` gives, for every game, the acting
@@ -43,13 +48,13 @@ from typing import NamedTuple
 import numpy as np
 from gymnasium import spaces
 
-from . import features, play_eval, vector_core, vector_features
+from . import features, play_eval, seeding, vector_core, vector_features
 from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
 from .engine.game import GameConfig
 from .engine.kernel import N_CARD_IDS, S_CURRENT, S_OVER, S_PENDING_READY, KernelGames
 from .observation import OBS_DIM
-from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES
+from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, reset_needed
 
 assert (vector_features.STATE_DIM, vector_features.HISTORY_LEN, vector_features.HISTORY_ENTRY) == \
     (features.STATE_DIM, features.HISTORY_LEN, features.HISTORY_ENTRY)
@@ -118,6 +123,17 @@ def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True
     if bad_row >= 0:  # legal keys always fit the hand: a corrupted kernel state
         raise RuntimeError(f"slot {int(s[bad_row])}: a legal play spends cards the seat does not hold")
     return PlayFeatures(states, rows, offsets, hid, games.scal[s, S_CURRENT].copy(), keys)
+
+
+def slot_seed(seed: int, i: int) -> int:
+    """The seed of slot ``i`` after ``SeersVectorEnv.reset(seed=seed)`` (any ``num_envs > i``): child ``i`` of
+    ``numpy.random.SeedSequence(seed)`` (:func:`seers_env.seeding.child_seed`), a 64-bit ``int``.
+    ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each game, plays that slot's games.
+
+    Raises:
+        ValueError: a negative or non-integer ``seed`` or ``i``.
+    """
+    return seeding.child_seed(seed, i)
 
 
 class SeersVectorEnv:
@@ -190,23 +206,27 @@ class SeersVectorEnv:
         self._plays: tuple[np.ndarray, np.ndarray] | None = None  # this step's full legal lists (keys, offsets)
 
     # --- episodes ---------------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        """Deal a new game in every slot; slot ``i`` is seeded with ``seed + i`` (fresh entropy if None).
+    def reset(self, seed: int | Sequence[int | None] | None = None,
+              options: dict | None = None) -> tuple[dict, dict]:
+        """Deal a new game in every slot.
+
+        Args:
+            seed: an integer ``s``: slot ``i`` is seeded with :func:`slot_seed(s, i) <slot_seed>` (module
+                docstring); a sequence of ``num_envs`` seeds (integers >= 0, or None): slot ``i`` with
+                ``seed[i]``, exactly as ``raw_env().reset(seed=seed[i])``; None: fresh entropy.
+            options: ignored (Gymnasium's signature).
 
         Returns:
             ``(observations, infos)``; infos: ``{"seat": int64 (N,)}``.
 
         Raises:
-            ValueError: a negative or non-integer seed.
+            ValueError: a negative or non-integer seed, or a sequence of the wrong length (nothing changes).
         """
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
-        if seed is None:
-            root = np.random.SeedSequence()
-            rngs = [np.random.default_rng(s) for s in root.spawn(self.num_envs)]
-        else:
-            rngs = [np.random.default_rng(int(seed) + i) for i in range(self.num_envs)]
+        seeds = self._slot_seed_list(seed)
+        fresh = np.random.SeedSequence().spawn(self.num_envs) if any(s is None for s in seeds) else []
+        rngs = [np.random.default_rng(fresh[i] if s is None else s) for i, s in enumerate(seeds)]
         k = self.kernel = KernelGames(self.num_envs, self.config)
+        self._closed = False
         self._plays = None
         self._fresh_outputs()
         for i, rng in enumerate(rngs):
@@ -217,6 +237,30 @@ class SeersVectorEnv:
                                  self._obs, self._masks, self._widen, self._buf):
             self._widen_rows()
         return self._observations(), {"seat": self._seats()}
+
+    def slot_seeds(self, seed: int) -> list[int]:
+        """The seed of each slot after ``reset(seed=seed)``: ``[slot_seed(seed, i) for i in range(num_envs)]``;
+        ``raw_env().reset(seed=venv.slot_seeds(seed)[i])`` plays slot ``i``'s games.
+
+        Raises:
+            ValueError: a negative or non-integer seed.
+        """
+        return seeding.spawn_seeds(seeding.check_seed(seed), self.num_envs)
+
+    def _slot_seed_list(self, seed) -> list[int | None]:
+        """Each slot's seed for :meth:`reset` (None: fresh entropy); ``ValueError`` on a bad ``seed``."""
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            return self.slot_seeds(seed)
+        if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+            raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {self.num_envs} "
+                             f"such seeds (or None entries), or None")
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot "
+                             f"({self.num_envs})")
+        return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
 
     def _seats(self) -> np.ndarray:
         return self.kernel.scal[:, 0].copy()  # kernel.S_CURRENT
@@ -257,7 +301,7 @@ class SeersVectorEnv:
             infos)``; infos: ``{"seat": int64 (N,), "totals": int64 (N, n_players)}``.
 
         Raises:
-            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+            ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
             TypeError: actions of a non-integer dtype (float, bool, object ...).
             ValueError: wrong shape, or an action outside its row's mask (the message names the row and
             the value, also one beyond int64); no game changes then.
@@ -311,7 +355,7 @@ class SeersVectorEnv:
         finish the decision with :meth:`step` before stepping whole plays.
 
         Raises:
-            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+            ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
         """
         self._check_open("play_features")
         out = kernel_play_features(self.kernel, np.arange(self.num_envs), heuristic_prior, hidden=hidden)
@@ -332,10 +376,10 @@ class SeersVectorEnv:
             next catalogue decisions (so :meth:`step` may follow).
 
         Raises:
-            RuntimeError: ``reset()`` was not called, or ``close()`` was, or a game is in the middle of a
-                catalogue decision (a :meth:`step` chose part of a play; finish it with :meth:`step`). This
-                holds even though :meth:`play_features` answers for such a game: it lists the seat's full
-                legal plays, ignoring the partial choice.
+            ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
+            RuntimeError: a game is in the middle of a catalogue decision (a :meth:`step` chose part of a
+                play; finish it with :meth:`step`). This holds even though :meth:`play_features` answers for
+                such a game: it lists the seat's full legal plays, ignoring the partial choice.
             TypeError: indices of a non-integer dtype.
             ValueError: wrong shape.
             IndexError: an index outside its game's legal plays (the message names the row, the value and
@@ -375,7 +419,7 @@ class SeersVectorEnv:
         decisions), as sb3-contrib asks for.
 
         Raises:
-            RuntimeError: ``reset()`` was not called, or ``close()`` was.
+            ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
         """
         self._check_open("action_masks")
         masks = np.empty((self.num_envs, N_ACTIONS), np.int8)
@@ -383,18 +427,18 @@ class SeersVectorEnv:
         return masks
 
     def close(self) -> None:
-        """Release the games; ``step()`` and ``action_masks()`` then raise ``RuntimeError`` until
-        ``reset()`` deals new ones."""
+        """Release the games; every method but :meth:`reset` then raises
+        :class:`~seers_env.seers_catalog_v0.ResetNeeded` until ``reset()`` deals new ones. Closing twice
+        does nothing more."""
         self.kernel = None
+        self._plays = None
         self._closed = True
 
     def _check_open(self, name: str) -> None:
-        """``RuntimeError`` naming ``name`` unless games are dealt (``reset()`` called, no ``close()``
-        since)."""
+        """:class:`~seers_env.seers_catalog_v0.ResetNeeded` naming ``name`` unless games are dealt
+        (``reset()`` called, no ``close()`` since)."""
         if self.kernel is None:
-            if self._closed:
-                raise RuntimeError(f"{name}() after close(); call reset() to deal new games first")
-            raise RuntimeError(f"call reset() before {name}()")
+            raise reset_needed(name, self._closed)
 
 
-__all__ = ["PlayFeatures", "SeersVectorEnv", "kernel_play_features"]
+__all__ = ["PlayFeatures", "SeersVectorEnv", "kernel_play_features", "slot_seed"]

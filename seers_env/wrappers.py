@@ -15,7 +15,7 @@ from gymnasium import spaces
 
 from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
-from .seers_catalog_v0 import OBS_BOUND, check_action, raw_env
+from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, raw_env, reset_needed
 from .observation import OBS_DIM
 from .plays import Play
 from .view import SeatView
@@ -75,7 +75,9 @@ class SingleAgentSeersEnv(gym.Env):
     since its previous decision (``"score"``: each round's score at the round's end, so an episode's
     rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.seers_catalog_v0`).
     An action outside :meth:`action_masks` ends the episode with reward -1 and
-    ``info["illegal_action"]``.
+    ``info["illegal_action"]``. Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and
+    ``render`` raise :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a
+    ``RuntimeError``); so does ``step`` once the episode has ended.
 
     Raises:
         ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that has
@@ -111,6 +113,8 @@ class SingleAgentSeersEnv(gym.Env):
         self._seated: list[Opponent | None] = []
         self._pending = 0.0
         self._done = True
+        self._dealt = False  # a game dealt by reset() and not closed since
+        self._closed = False
 
     def _check_opponents(self, opponents: Sequence[Opponent]) -> list[Opponent]:
         opponents = list(opponents)
@@ -132,6 +136,9 @@ class SingleAgentSeersEnv(gym.Env):
 
         Returns:
             ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
+
+        Raises:
+            gymnasium.error.Error: a negative or non-integer seed (Gymnasium's seeding refuses it).
         """
         super().reset(seed=seed)
         rng = self.np_random
@@ -151,6 +158,7 @@ class SingleAgentSeersEnv(gym.Env):
                     pass  # a callable policy object whose reset takes other arguments
         self._pending = 0.0
         self._done = False
+        self._dealt, self._closed = True, False
         self._advance()
         self._pending = 0.0  # nothing is owed before the learner's first decision
         return self._obs(), self._info()
@@ -160,10 +168,12 @@ class SingleAgentSeersEnv(gym.Env):
 
         Raises:
             TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
-            RuntimeError: ``step`` after the episode ended without ``reset``.
+            ResetNeeded: before ``reset()``, after ``close()``, or after the episode ended without a
+                ``reset()`` (a ``RuntimeError``).
         """
+        self._require_reset("step")
         if self._done:
-            raise RuntimeError("the episode has ended; call reset() before step()")
+            raise ResetNeeded("step() after the episode ended; call reset() first")
         a = check_action(action)
         aec = self.aec
         if not aec.infos[aec.agent_selection]["action_mask"][a]:  # the learner's mask (the AEC info)
@@ -181,14 +191,25 @@ class SingleAgentSeersEnv(gym.Env):
         return self._obs(), float(reward), terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """``bool`` array ``(N_ACTIONS,)``: the learner's legal actions now (all False once done)."""
+        """``bool`` array ``(N_ACTIONS,)``: the learner's legal actions now (all False once done).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        self._require_reset("action_masks")
         if self._done:
             return np.zeros(N_ACTIONS, dtype=bool)
         aec = self.aec
         return aec.infos[aec.agent_selection]["action_mask"].astype(bool)
 
     def render(self) -> str | None:
-        """``"ansi"``: the table text; ``"human"``: print it."""
+        """``"ansi"``: the table text; ``"human"``: print it; no render mode: Gymnasium's warning and
+        ``None``.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()`` (as Gymnasium's order enforcing does).
+        """
+        self._require_reset("render")
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
             return None
@@ -200,7 +221,19 @@ class SingleAgentSeersEnv(gym.Env):
         print(text)
         return None
 
+    def close(self) -> None:
+        """End the episode and close the AEC env: ``step``, ``action_masks`` and ``render`` then raise
+        ``ResetNeeded`` until ``reset()`` deals a new game. Closing twice does nothing more."""
+        self.aec.close()
+        self._done = True
+        self._dealt = False
+        self._closed = True
+
     # --- internals --------------------------------------------------------------------------------
+    def _require_reset(self, method: str) -> None:
+        if not self._dealt:
+            raise reset_needed(method, self._closed)
+
     def _collect(self) -> None:
         self._pending += self.aec.rewards[self.aec.possible_agents[self.seat]]
 

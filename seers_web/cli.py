@@ -7,6 +7,8 @@ import threading
 
 import typer
 
+from seers_env.cli.errors import non_negative
+
 
 def is_local(host: str) -> bool:
     """Whether ``host`` is a loopback address, so that only this machine can connect."""
@@ -60,7 +62,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
                                         "ppo:model.zip (repeatable)."),
         max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
         max_upload_kb: int = typer.Option(2000, min=1, metavar="KB", help="Largest upload, in kB."),
-        seed: int = typer.Option(None, metavar="SEED", help="Seed of the deals of games started without a seed."),
+        seed: int = typer.Option(None, callback=non_negative, metavar="SEED", help="Seed of the deals of games started without a seed."),
         allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="ORIGIN", help="Also answer pages "
                                                "from ORIGIN (scheme://host[:port], e.g. http://my-box.lan:8000) "
                                                "and requests naming its host (repeatable). Only for origins you "

@@ -4,8 +4,10 @@ the RLModule's masking, and a tiny end-to-end run whose checkpoint plays as an `
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,6 +20,8 @@ from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
 
 from seers_env.game import Game, GameConfig  # noqa: E402
 from seers_env.plays import PlayKind  # noqa: E402
+from seers_env.seeding import child_seed  # noqa: E402
+from seers_env.seers_catalog_v0 import ResetNeeded  # noqa: E402
 from train.rllib_env import SeersMultiAgentEnv, seat_of  # noqa: E402
 from train.rllib_module import PlayScoringRLModule, module_model_config  # noqa: E402
 
@@ -278,3 +282,71 @@ def test_kernel_choice_follows_the_baseline():
     for kernel in (False, True):  # before the first reset(), both paths agree
         env = SeersMultiAgentEnv({"n_players": 3, "kernel": kernel})
         assert env.totals == [0, 0, 0] and env.offered_plays() == [] and env.game_over
+
+
+# --- order: before reset() and after close(); seeds of RLlib's env runners -------------------------------
+def test_rllib_env_methods_before_reset_and_after_close_say_to_reset():
+    """As every environment of the package (``tests/test_before_reset.py``): ``ResetNeeded``, Gymnasium's
+    ``ResetNeeded`` and a ``RuntimeError``; the documented values of ``game_over``, ``totals`` and
+    ``offered_plays`` before a game; closing twice is fine; ``reset()`` after ``close()`` deals again."""
+    import gymnasium
+
+    e = SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": 1})
+    calls = {"step": lambda: e.step({"seat_0": 0}), "render": e.render}
+    for when in ("before", "after close()", "after close()"):
+        for name, call in calls.items():
+            with pytest.raises(ResetNeeded) as info:
+                call()
+            assert isinstance(info.value, gymnasium.error.ResetNeeded) and isinstance(info.value, RuntimeError)
+            assert f"{name}()" in str(info.value) and "call reset()" in str(info.value) and when in str(info.value)
+        assert e.game_over and e.offered_plays() == [] and e.totals == [0, 0, 0]
+        if when == "before":
+            e.reset(seed=0)
+            e.render()
+            assert not e.game_over
+        e.close()
+    obs, _ = e.reset(seed=2)  # deals again after close
+    rng = np.random.default_rng(0)
+    while not e.game_over:
+        aid = next(iter(obs))
+        obs, *_ = e.step({aid: int(rng.choice(np.flatnonzero(obs[aid]["action_mask"])))})
+    assert e.offered_plays() == []
+    with pytest.raises(ResetNeeded, match=r"game ended; call reset\(\)"):
+        e.step({"seat_0": 0})
+
+
+def test_rllib_runners_and_sub_environments_share_no_stream(monkeypatch):
+    """RLlib seeds runner ``w``'s global generators with ``seed + w``, its sub-environment ``i`` with
+    ``seed + w + i``, and gives every sub-environment vector index 0; with the run's callback
+    (``on_environment_created``) no (seed, runner, sub-environment) of seeds 0 and 1 shares a game, and each
+    runner's global generators get a stream of their own."""
+    from train.rllib_train import _callback_class
+
+    callback = _callback_class()()
+    # RLlib's global seeding also switches torch to deterministic algorithms: undone afterwards
+    saved = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    deterministic = torch.are_deterministic_algorithms_enabled(), torch.backends.cudnn.deterministic
+    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)  # restored after the test
+    try:
+        hands, torch_seeds = [], []
+        for seed in (0, 1):
+            for worker in (0, 1, 2):
+                envs = [SeersMultiAgentEnv({"n_players": 3, "n_rounds": 1, "seed": seed, "kernel": False})
+                        for _ in range(3)]
+                runner = SimpleNamespace(worker_index=worker, config=SimpleNamespace(
+                    seed=seed, framework_str="torch", in_evaluation=False))
+                callback.on_environment_created(env_runner=runner, env=SimpleNamespace(envs=envs),
+                                                metrics_logger=None, env_context=None)
+                torch_seeds.append(torch.initial_seed())
+                assert torch.initial_seed() == child_seed(seed, worker, 0, bits=32)
+                for i, e in enumerate(envs):
+                    e.reset(seed=seed + worker + i)  # what RLlib's sync vector env passes
+                    hands.append(str(e.game.hands))
+        assert len(set(hands)) == len(hands) == 18
+        assert len(set(torch_seeds)) == 6
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
+        torch.set_rng_state(saved[2])
+        torch.use_deterministic_algorithms(deterministic[0])
+        torch.backends.cudnn.deterministic = deterministic[1]

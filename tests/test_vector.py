@@ -8,7 +8,7 @@ import pytest
 from seers_env.actions import N_ACTIONS
 from seers_env.observation import OBS_DIM
 from seers_env.seers_catalog_v0 import raw_env
-from seers_env.vector import SeersVectorEnv
+from seers_env.vector import SeersVectorEnv, slot_seed
 from seers_env.vector_core import random_legal_actions
 
 
@@ -18,7 +18,7 @@ def test_vector_env_matches_aec_envs_one_by_one(n_players, reward_mode):
     venv = SeersVectorEnv(n_envs, n_players=n_players, n_rounds=1, reward_mode=reward_mode)
     envs = [raw_env(n_players=n_players, n_rounds=1, reward_mode=reward_mode) for _ in range(n_envs)]
     for i, e in enumerate(envs):
-        e.reset(seed=seed + i)
+        e.reset(seed=slot_seed(seed, i))  # the documented slot mapping
     obs, infos = venv.reset(seed=seed)
     rng = np.random.default_rng(0)
     ended = 0

@@ -9,7 +9,7 @@ from seers_env.actions import N_ACTIONS, play_codes
 from seers_env.engine import core
 from seers_env.engine.game import Game, GameConfig
 from seers_env.seers_catalog_v0 import raw_env
-from seers_env.vector import SeersVectorEnv
+from seers_env.vector import SeersVectorEnv, slot_seed
 from seers_env.vector_core import play_code, random_legal_actions
 
 
@@ -40,7 +40,7 @@ def test_vector_env_matches_aec_envs_over_whole_games(n_players, reward_mode):
     venv._cands = venv._cands[:, :8].copy()
     envs = [raw_env(n_players=n_players, n_rounds=2, reward_mode=reward_mode) for _ in range(n_envs)]
     for i, e in enumerate(envs):
-        e.reset(seed=seed + i)
+        e.reset(seed=slot_seed(seed, i))  # the documented slot mapping
     obs, infos = venv.reset(seed=seed)
     rng = np.random.default_rng(1)
     ended = later_stages = 0
@@ -98,7 +98,7 @@ def test_vector_env_without_artifacts_matches_aec_env():
     venv = SeersVectorEnv(2, n_players=3, n_rounds=1, artifact_deck=None)
     envs = [raw_env(n_players=3, n_rounds=1, artifact_deck=()) for _ in range(2)]
     for i, e in enumerate(envs):
-        e.reset(seed=9 + i)
+        e.reset(seed=slot_seed(9, i))
     obs, _ = venv.reset(seed=9)
     rng = np.random.default_rng(2)
     for _ in range(400):

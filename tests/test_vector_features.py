@@ -11,7 +11,7 @@ from seers_env.engine.kernel import HAND, S_CURRENT, S_OVER, KernelGames
 from seers_env.features import PLAY_DIM, STATE_DIM, encode_state
 from seers_env.game import Game, GameConfig
 from seers_env.plays import PlayKind
-from seers_env.vector import SeersVectorEnv, kernel_play_features
+from seers_env.vector import SeersVectorEnv, kernel_play_features, slot_seed
 from seers_env.view import SeatView
 from train.scoring_policy import HIDDEN_DIM, hidden_hands, play_rows
 
@@ -110,9 +110,9 @@ def test_step_plays_follows_game_apply_with_step_conventions(n_players, reward_m
     twins = [SeersVectorEnv(1, n_players=n_players, n_rounds=1, reward_mode=reward_mode) for _ in range(n_envs)]
     obs, infos = venv.reset(seed=seed)
     for i, t in enumerate(twins):
-        t.reset(seed=seed + i)  # slot i of venv is seeded seed + i
+        t.reset(seed=[slot_seed(seed, i)])  # slot i of venv, seeded alone
     # the games each slot plays: Game(config, seed) with the seeds the slot's generator draws (as reset())
-    slot_rngs = [np.random.default_rng(seed + i) for i in range(n_envs)]
+    slot_rngs = [np.random.default_rng(slot_seed(seed, i)) for i in range(n_envs)]
     config = venv.config
     games = [Game(config, seed=int(r.integers(2**63 - 1))) for r in slot_rngs]
     rng = np.random.default_rng(1)

@@ -7,6 +7,8 @@ import textwrap
 
 import typer
 
+from seers_env.cli.errors import non_negative, option_error
+
 from .league import DEFAULT_MIX
 from .selfplay import SelfPlayConfig
 from .trainer import DEFAULT_EVAL_SPECS, TrainConfig
@@ -16,6 +18,30 @@ _SELFPLAY = SelfPlayConfig()
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
 # RLlibConfig's defaults, repeated here so that this module imports no ray (tests check they agree)
 _RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
+
+
+#: ``seers train`` options of the config fields that error messages name (``field=value ...``), per learner.
+_COMMON_FLAGS = {"n_players": "--players", "n_rounds": "--rounds", "artifact_deck": "--artifacts", "seed": "--seed",
+                 "minutes": "--minutes", "minibatch": "--minibatch", "clip": "--clip", "hidden": "--hidden",
+                 "embed": "--hidden", "baseline": "--baseline", "baseline_seats": "--baseline-seats",
+                 "final_games": "--final-games", "final_specs": "--eval-agents", "workers": "--workers",
+                 "out": "--out", "name": "--name", "epochs": "--epochs"}
+SELFPLAY_FLAGS = {**_COMMON_FLAGS, "decisions": "--decisions", "games_in_flight": "--games-in-flight",
+                  "actors": "--actors", "threads": "--threads", "precision": "--precision", "lr": "--learning-rate",
+                  "ent_coef": "--ent-coef", "teacher": "--teacher", "imitation_samples": "--imitation-samples",
+                  "imitation_epochs": "--imitation-epochs", "init_model": "--init-model"}
+PPO_FLAGS = {**_COMMON_FLAGS, "total_timesteps": "--steps", "n_envs": "--envs", "vec_env": "--vec-env",
+             "opponents": "--opponents", "net_arch": "--net", "learning_rate": "--learning-rate",
+             "n_steps": "--n-steps", "batch_size": "--batch-size", "n_epochs": "--epochs",
+             "snapshot_every": "--snapshot-every", "checkpoint_every": "--checkpoint-every",
+             "eval_every": "--eval-every", "eval_games": "--eval-games", "final_eval_games": "--final-games",
+             "eval_specs": "--eval-agents", "imitation_samples": "--imitation-samples",
+             "imitation_epochs": "--imitation-epochs", "imitation_teacher": "--teacher", "ent_coef": "--ent-coef",
+             "resume": "--resume"}
+RLLIB_FLAGS = {**_COMMON_FLAGS, "algo": "--rllib-algo", "iterations": "--iterations", "env_steps": "--decisions",
+               "num_env_runners": "--num-env-runners", "envs_per_runner": "--envs-per-runner",
+               "address": "--address", "train_batch": "--train-batch", "lr": "--learning-rate",
+               "entropy": "--ent-coef", "opponent": "--opponent", "opponent_seats": "--opponent-seats"}
 
 
 def _net(text: str) -> tuple[int, ...]:
@@ -100,7 +126,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         vec_env: str = typer.Option(_DEFAULTS.vec_env, metavar="KIND", help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
         rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", help="maskable-ppo, rllib: Rounds per game (episode); selfplay plays 4."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
-        seed: int = typer.Option(_DEFAULTS.seed, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
+        seed: int = typer.Option(_DEFAULTS.seed, callback=non_negative, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", help="maskable-ppo: Steps between evaluations (0: none)."),
         eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", help="maskable-ppo: Deals per evaluation during training."),
         final_games: int = typer.Option(400,
@@ -129,7 +155,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                              f"{_DEFAULTS.imitation_epochs})."),
         imitation_teacher: str = typer.Option(None,
                                               metavar="SPEC", help="selfplay, maskable-ppo: Same as --teacher."),
-        workers: int = typer.Option(_DEFAULTS.workers, metavar="N", help="Processes of the evaluation tournaments."),
+        workers: int = typer.Option(_DEFAULTS.workers, min=1, metavar="N", help="Processes of the evaluation tournaments."),
         resume: str = typer.Option(None, metavar="FILE", help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
         progress: bool = typer.Option(True, help="maskable-ppo: Show progress bars."),
@@ -233,7 +259,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                     seed=seed, workers=workers, out=out, name=name)
             result = run_training(config, resume=resume, progress=progress, echo=typer.echo, force=force)
         except (ValueError, FileNotFoundError) as err:
-            raise typer.BadParameter(str(err)) from None
+            raise option_error(err, PPO_FLAGS) from None
         from agents.tournament import paired_differences, print_table
 
         for label, tournament in result.evaluation:
@@ -282,7 +308,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             result = run_selfplay(cfg, out=out, name=name, final_games=final_games, final_specs=specs,
                                   workers=workers, force=force, echo=typer.echo)
         except (ValueError, FileNotFoundError) as err:
-            raise typer.BadParameter(str(err)) from None
+            raise option_error(err, SELFPLAY_FLAGS) from None
         from agents.tournament import paired_differences
 
         for (spec, tournament), paired in zip(result.evaluation, result.paired):

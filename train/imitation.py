@@ -77,7 +77,9 @@ def collect_demonstrations(n_players: int, n_samples: int, seed: int, artifacts:
     Args:
         n_players: 2..5. n_rounds: rounds per game (>= 1). artifacts: the default artifact deck or none.
         n_samples: rows to return (>= 1); games are played to their end, then the rows are cut to this.
-        seed: seeds the deals (game ``k`` uses ``seed * 1_000_003 + k``) and the teachers.
+        seed: seeds the deals (game ``k`` uses ``child_seed(seed, 0, k)``) and the teachers (seat ``s`` of
+            game ``k``: ``child_seed(seed, 1, k, s)``; :func:`seers_env.seeding.child_seed`, so neighbouring
+            seeds share no game and no deal shares a teacher's stream).
         teacher: one of :data:`TEACHERS`.
         reward_scale, gamma: as ``TrainConfig`` (the returns' units and discount).
         progress: called with the number of rows collected so far after each game.
@@ -93,6 +95,7 @@ def collect_demonstrations(n_players: int, n_samples: int, seed: int, artifacts:
     from seers_env import DEFAULT_ARTIFACT_DECK, Game, GameConfig
     from seers_env.actions import Decision
     from seers_env.observation import observe
+    from seers_env.seeding import child_seed
     from seers_env.view import SeatView
 
     if teacher not in TEACHERS:
@@ -108,8 +111,8 @@ def collect_demonstrations(n_players: int, n_samples: int, seed: int, artifacts:
     obs, allowed, lengths, actions, returns = [], [], [], [], []
     games = 0
     while len(actions) < n_samples:
-        game = Game(GameConfig(n_players, n_rounds, deck), seed=seed * 1_000_003 + games)
-        agents = [make_agent(teacher, seed=seed * 1_000_003 + games * 8 + s) for s in range(n_players)]
+        game = Game(GameConfig(n_players, n_rounds, deck), seed=child_seed(seed, 0, games))
+        agents = [make_agent(teacher, seed=child_seed(seed, 1, games, s)) for s in range(n_players)]
         rows: list[list[int]] = [[] for _ in range(n_players)]  # this game's rows of each seat, in order
         reward: dict[int, float] = {}  # row -> reward that follows it
         base = len(actions)

@@ -39,7 +39,11 @@ def train_rllib_cli(*, players, rounds, artifacts, seed, minutes, env_steps, ite
         result = run_rllib(cfg, out=out, name=name, force=force, echo=typer.echo, final_games=final_games,
                            final_specs=specs, workers=workers)
     except (ValueError, FileNotFoundError) as err:
-        raise typer.BadParameter(str(err)) from None
+        from seers_env.cli.errors import option_error
+
+        from .cli import RLLIB_FLAGS
+
+        raise option_error(err, RLLIB_FLAGS) from None
     from agents.tournament import paired_differences, print_table
 
     for spec, tournament in result.evaluation:

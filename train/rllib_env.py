@@ -83,6 +83,8 @@ from seers_env.engine.moves import plays_of_keys
 from seers_env.features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.game import Game, GameConfig
 from seers_env.plays import PlayKind
+from seers_env.seeding import check_seed
+from seers_env.seers_catalog_v0 import ResetNeeded, reset_needed
 from seers_env.vector import kernel_play_features
 from seers_env.view import SeatView
 
@@ -136,7 +138,10 @@ class SeersMultiAgentEnv(MultiAgentEnv):
             * ``baseline`` (agent spec, default ``""``: none) and ``baseline_seats`` (fraction 0..1 of
               the seats it plays, default 0);
             * ``frozen_seats`` (fraction 0..1 of the seats given ``frozen_*`` agent ids, default 0);
-            * ``seed`` (int, default 0); each worker and vector index draws its own stream from it;
+            * ``seed`` (int >= 0, default 0): the environment draws from
+              ``SeedSequence(seed, spawn_key=stream)``, ``stream`` being ``(worker_index, vector_index)`` of
+              the ``EnvContext`` (or what :meth:`set_stream` sets), and ``reset(seed=s)`` restarts it from
+              ``SeedSequence(s, spawn_key=stream)``: environments of different streams share no game;
             * ``kernel`` (default ``None``: whenever the baseline allows it): step the game on the compiled
               kernel (module docstring); ``False`` forces the ``Game`` path, ``True`` needs no baseline or
               the plain ``heuristic`` one.
@@ -191,8 +196,8 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self.kernel = KernelGames(1, self.game_config) if self.on_kernel else None
         worker = int(getattr(config, "worker_index", 0) or 0)
         vector = int(getattr(config, "vector_index", 0) or 0)
-        self._stream = (worker, vector)
-        self.rng = np.random.default_rng(np.random.SeedSequence([int(cfg.get("seed", 0)), worker, vector]))
+        self._seed = check_seed(cfg.get("seed", 0))
+        self.set_stream(worker, vector)
         n = self.game_config.n_players
         self.possible_agents = [agent_id(s) for s in range(n)]
         if self.frozen_seats > 0:
@@ -205,12 +210,33 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self._offered: np.ndarray | None = None  # no decision before the first reset()
         self._legal = None
         self._to_act = -1
+        self._dealt = False  # a game dealt by reset() and not closed since
+        self._closed = False
+
+    def set_stream(self, *stream: int) -> None:
+        """Make this environment stream ``stream`` (non-negative ints, e.g. ``(worker, sub-env index)``) of its
+        seed: it draws from ``SeedSequence(config seed, spawn_key=stream)`` from now on, and
+        ``reset(seed=s)`` from ``SeedSequence(s, spawn_key=stream)`` (a node of the seed's spawn tree,
+        :mod:`seers_env.seeding`). RLlib's multi-agent env runners give every sub-environment the same
+        ``vector_index`` (0) and seed sub-environment ``i`` of runner ``w`` with ``seed + w + i``, so
+        :mod:`train.rllib_train` sets ``(w, i, evaluation)`` when RLlib creates the environments: every
+        (seed, runner, sub-environment) then has its own games.
+
+        Raises:
+            ValueError: a negative or non-integer part.
+        """
+        self._stream = tuple(check_seed(x, "stream part") for x in stream)
+        self.rng = np.random.default_rng(np.random.SeedSequence(self._seed, spawn_key=self._stream))
 
     # --- episode ------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Deal a new game; returns ``({agent id: observation}, {})`` for the first seat with a choice."""
+        """Deal a new game; returns ``({agent id: observation}, {})`` for the first seat with a choice.
+
+        Raises:
+            ValueError: a negative or non-integer seed (nothing changes).
+        """
         if seed is not None:
-            self.rng = np.random.default_rng(np.random.SeedSequence([int(seed), *self._stream]))
+            self.rng = np.random.default_rng(np.random.SeedSequence(check_seed(seed), spawn_key=self._stream))
         n = self.game_config.n_players
         game_rng = np.random.default_rng(self.rng.integers(2**63))
         if self.on_kernel:  # KernelGames.new_game(rng=...) makes the deals of Game(config, rng=...)
@@ -234,6 +260,7 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         self._offered: np.ndarray | None = None
         self._legal = None
         self._to_act = -1
+        self._dealt, self._closed = True, False
         self.agents = [self._ids[s] for s in range(n) if s not in self._baselines]
         if self.on_kernel:
             self._heuristic_seats = np.zeros((1, MAX_SEATS), bool)
@@ -249,12 +276,16 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         """Apply the acting seat's play (``action_dict[agent id]``: a row index of its ``plays``).
 
         Raises:
+            ResetNeeded: before ``reset()``, after ``close()``, or after the game ended (a ``RuntimeError``;
+                Gymnasium's ``ResetNeeded``).
             ValueError: no action for the acting seat, or an index outside ``0..K-1`` or on a padding
                 row (the game is unchanged).
             TypeError: the action is not an integer (a bool, float or string is refused, not rounded).
         """
-        if (self.kernel if self.on_kernel else self.game) is None or self.game_over or self._to_act < 0:
-            raise ValueError("step() called without a pending decision; call reset() first")
+        if not self._dealt:
+            raise reset_needed("step", self._closed)
+        if self.game_over or self._to_act < 0:
+            raise ResetNeeded("step() after the game ended; call reset() first")
         seat = self._to_act
         aid = self._ids[seat]
         if aid not in action_dict:
@@ -299,9 +330,28 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         return ({self._ids[self._to_act]: self._observe(self._to_act)}, rewards, {"__all__": False},
                 {"__all__": False}, {})
 
+    def render(self) -> None:
+        """Nothing to draw (no render modes; RLlib's default), but the order is checked.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        if not self._dealt:
+            raise reset_needed("render", self._closed)
+
+    def close(self) -> None:
+        """End the episode: ``step`` and ``render`` then raise ``ResetNeeded`` until ``reset()`` deals a new
+        game (:attr:`game_over` is ``True``, :meth:`offered_plays` ``[]``). Closing twice does nothing
+        more."""
+        self._dealt, self._closed = False, True
+        self._offered, self._legal, self._to_act = None, None, -1
+
     @property
     def game_over(self) -> bool:
-        """Whether this episode's game has ended (``True`` before the first ``reset()``)."""
+        """Whether this episode's game has ended (``True`` before the first ``reset()`` and after
+        ``close()``)."""
+        if not self._dealt:
+            return True
         if self.on_kernel:
             return bool(self.kernel.scal[0, S_OVER])
         return self.game is None or self.game.game_over
@@ -419,7 +469,9 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         return {"observations": state, "plays": plays, "action_mask": mask}
 
     def offered_plays(self) -> list:
-        """The plays offered to the acting seat, in row order (a new list; ``[]`` when none)."""
+        """The plays offered to the acting seat, in row order (a new list; ``[]`` when none: before
+        ``reset()``, after ``close()`` and once the game is over, as :attr:`totals` and :attr:`game_over`
+        answer then)."""
         if self._offered is None:
             return []
         if self.on_kernel:

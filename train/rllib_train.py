@@ -104,11 +104,13 @@ class RLlibConfig:
     def __post_init__(self) -> None:
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
         from seers_env.game import GameConfig
+        from seers_env.seeding import check_seed
 
         if self.artifact_deck is None:
             self.artifact_deck = tuple(DEFAULT_ARTIFACT_DECK)
         self.artifact_deck = tuple(self.artifact_deck)
         GameConfig(self.n_players, self.n_rounds, self.artifact_deck)  # ValueError naming the bad value
+        self.seed = check_seed(self.seed)
         if self.algo not in RLLIB_ALGOS:
             raise ValueError(f"algo={self.algo!r} is not one of {', '.join(RLLIB_ALGOS)}")
         if not (self.iterations > 0 or self.env_steps > 0 or self.minutes > 0):
@@ -177,8 +179,37 @@ def _callback_class():
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
     class SeersMetrics(RLlibCallback):
-        """Per finished episode: each module's mean game score per seat (``seers/score_<module>``), its
-        summed reward (``seers/reward_<module>``), and the baseline seats' score (``seers/score_baseline``)."""
+        """Seeds and metrics.
+
+        Seeds (when RLlib creates an env runner's environments): RLlib seeds env runner ``w``'s global
+        generators (random, NumPy, torch) with ``seed + w`` and its sub-environment ``i`` with
+        ``seed + w + i``, and gives every sub-environment ``vector_index`` 0, so neighbouring seeds would
+        share streams. Here the runner's global generators are reseeded with
+        :func:`seers_env.seeding.child_seed` ``(seed, w, evaluation)`` and sub-environment ``i`` gets the
+        stream ``(w, i, evaluation)`` (:meth:`train.rllib_env.SeersMultiAgentEnv.set_stream`): no two
+        (seed, runner, sub-environment) share a game or a sampling stream.
+
+        Metrics, per finished episode: each module's mean game score per seat (``seers/score_<module>``),
+        its summed reward (``seers/reward_<module>``), and the baseline seats' score
+        (``seers/score_baseline``)."""
+
+        def on_environment_created(self, *, env_runner, env, env_context=None, **kwargs) -> None:
+            from ray.rllib.utils.debug import update_global_seed_if_necessary
+
+            from seers_env.seeding import child_seed
+
+            from .rllib_env import SeersMultiAgentEnv
+
+            cfg = env_runner.config
+            worker = int(getattr(env_runner, "worker_index", 0) or 0)
+            evaluation = int(bool(getattr(cfg, "in_evaluation", False)))
+            if cfg.seed is not None:
+                seed = child_seed(int(cfg.seed), worker, evaluation, bits=32)
+                update_global_seed_if_necessary(cfg.framework_str, seed)
+            for i, sub in enumerate(getattr(env, "envs", [env])):
+                inner = getattr(sub, "unwrapped", sub)
+                if isinstance(inner, SeersMultiAgentEnv):
+                    inner.set_stream(worker, i, evaluation)
 
         def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
             if metrics_logger is None:
@@ -345,14 +376,29 @@ def run_rllib(cfg: RLlibConfig, out: str = "runs", name: str = "", force: bool =
         stop_ray: shut Ray down at the end (keep it for several runs in one process, e.g. tests).
 
     Raises:
-        ValueError: a bad setting or spec, or an existing run folder without ``force`` (before any work).
+        ValueError: a bad setting or spec (the message names the setting), or an existing run folder
+            without ``force``; FileNotFoundError: a missing opponent model. All are checked before anything
+            is written or trained.
     """
     from agents.specs import make_agent
 
-    if cfg.baseline:
-        make_agent(cfg.baseline)
-    for spec in final_specs if final_games else ():
-        make_agent(spec)
+    from .errors import naming
+
+    for what, value, low in (("final_games", final_games, 0), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{what}={value!r} is not allowed; use an integer >= {low}")
+    specs = [("baseline", cfg.baseline)] if cfg.baseline else []
+    specs += [("final_specs", s) for s in (final_specs if final_games else ())]
+    for what, spec in specs:
+        try:
+            make_agent(spec).check_use(cfg.n_players, cfg.artifact_deck)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, what, spec) from None
+    if cfg.opponent and cfg.opponent_seats > 0:  # the frozen model must load and fit the table
+        try:
+            _frozen_weights(cfg.opponent, cfg.n_players, cfg.artifact_deck)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, "opponent", cfg.opponent) from None
     run_dir = Path(out) / (name or time.strftime("rllib_%Y%m%d_%H%M%S"))
     if run_dir.exists() and any(run_dir.iterdir()):
         if not force:

@@ -173,6 +173,10 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise bad(name, f"an integer >= {low}")
+        if isinstance(self.seed, np.integer):
+            self.seed = int(self.seed)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise bad("seed", "an integer >= 0")
         if self.precision not in PRECISIONS:
             raise bad("precision", " or ".join(repr(p) for p in PRECISIONS))
         if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):

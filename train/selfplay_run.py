@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from seers_env.jsonio import write_json
 
+from .errors import naming
 from .selfplay import SelfPlayConfig, train_selfplay
 
 DEFAULT_FINAL_SPECS = ("heuristic",)
@@ -62,19 +63,31 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
         echo: where progress lines go.
 
     Raises:
-        ValueError: bad settings or baseline specs, or an existing run folder without ``force``
-            (checked before any training).
+        ValueError: bad settings or baseline specs (the message names the setting), or an existing run
+            folder without ``force``; FileNotFoundError: no model at ``cfg.init_model``. All are checked
+            before anything is written or trained.
     """
     from agents.specs import make_agent
     from agents.tournament import paired_differences, run_tournament
 
     from .scoring_policy import LearnedAgent
+    from .selfplay import initial_policy
 
     deck = cfg.game_config().artifact_deck  # validates players and deck
-    for spec in (cfg.baseline, cfg.teacher, *final_specs):  # ValueError on a bad spec, before any work
-        make_agent(spec).check_use(cfg.n_players, deck)
-    if final_games < 0:
-        raise ValueError(f"final_games={final_games!r} must be >= 0")
+    specs = [("baseline", cfg.baseline), ("teacher", cfg.teacher)] + [("final_specs", s) for s in final_specs]
+    for what, spec in specs:  # ValueError on a bad spec, before any work
+        try:
+            make_agent(spec).check_use(cfg.n_players, deck)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, what, spec) from None
+    for what, value, low in (("final_games", final_games, 0), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{what}={value!r} is not allowed; use an integer >= {low}")
+    if cfg.init_model:  # the model file must exist and fit the table before anything is written
+        try:
+            initial_policy(cfg)
+        except (FileNotFoundError, ValueError) as err:
+            raise naming(err, "init_model", cfg.init_model) from None
     run_dir = Path(out) / (name or time.strftime("selfplay_%Y%m%d_%H%M%S"))
     if run_dir.exists() and any(run_dir.iterdir()) and not force:
         raise ValueError(f"run folder {str(run_dir)!r} already exists; choose another --name or pass --force")

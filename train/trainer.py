@@ -44,12 +44,19 @@ from typing import Any, Callable
 import numpy as np
 
 from seers_env.jsonio import null_non_finite, read_json_file, write_json
+from seers_env.seeding import check_seed, child_seed
 
+from .errors import naming
 from .league import DEFAULT_MIX, LeagueSampler, list_snapshots, parse_mix
 
 #: Baselines the learned agent is evaluated against.
 DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")
 CHECKPOINT_PREFIX = "ckpt_"
+#: Streams of a run's seed besides the training environments (``train.sb3_vec_env.ENV_STREAM``, 0) and
+#: PPO's own seed (the run's seed): ``child_seed(seed, stream, ...)`` (:func:`seers_env.seeding.child_seed`,
+#: a path in the seed's ``SeedSequence`` spawn tree), so no two share numbers, within a run or across runs
+#: of neighbouring seeds.
+RESUME_STREAM, EVAL_STREAM, FINAL_EVAL_STREAM, DEMO_STREAM, PRETRAIN_STREAM = 1, 2, 3, 4, 5
 
 
 @dataclass
@@ -128,6 +135,7 @@ class TrainConfig:
         self.eval_specs = tuple(self.eval_specs)
         if self.n_players not in (2, 3, 4, 5):
             raise ValueError(f"n_players={self.n_players!r} is not allowed; choose one of 2, 3, 4, 5")
+        self.seed = check_seed(self.seed)  # ValueError naming the field
         for key in ("n_rounds", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
                     "snapshot_every", "snapshot_window", "checkpoint_every", "keep_checkpoints", "workers",
                     "torch_threads", "final_eval_games"):
@@ -156,7 +164,10 @@ class TrainConfig:
         if self.imitation_teacher not in TEACHERS:
             raise ValueError(f"imitation_teacher={self.imitation_teacher!r} is not allowed; choose one of "
                              f"{', '.join(TEACHERS)}")
-        parse_mix(self.opponents)  # raises ValueError with the valid specs
+        try:
+            parse_mix(self.opponents)  # raises ValueError with the valid specs
+        except ValueError as err:
+            raise naming(err, "opponents", self.opponents) from None
         if not self.eval_specs:
             raise ValueError("eval_specs is empty; give at least one baseline, e.g. random,greedy,heuristic")
         from agents import make_agent
@@ -164,13 +175,19 @@ class TrainConfig:
         from .ppo_agent import check_ppo_spec
 
         for spec in self.eval_specs:  # checked now, not after the whole training budget
-            if spec.startswith("ppo:"):
-                check_ppo_spec(spec, self.n_players, self.artifact_deck)
-            else:
-                make_agent(spec)
+            try:
+                if spec.startswith("ppo:"):
+                    check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                else:
+                    make_agent(spec).check_use(self.n_players, self.artifact_deck)
+            except (FileNotFoundError, ValueError) as err:
+                raise naming(err, "eval_specs", spec) from None
         for spec in parse_mix(self.opponents):  # a learned opponent must fit the table before any work
             if spec.startswith("ppo:"):
-                check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                try:
+                    check_ppo_spec(spec, self.n_players, self.artifact_deck)
+                except (FileNotFoundError, ValueError) as err:
+                    raise naming(err, "opponents", spec) from None
 
     def model_config(self):
         """The :class:`train.model_config.ModelConfig` of the models this run writes."""
@@ -224,11 +241,14 @@ class EnvFactory:
 
 
 def make_vec_env(config: TrainConfig, snapshot_dir: str | None = None, seed: int | None = None):
-    """The vectorised training environments (``config.n_envs`` of them), seeded with ``seed``."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    """The vectorised training environments (``config.n_envs`` of them), seeded with ``seed`` (default
+    ``config.seed``): environment ``i`` gets :func:`seers_env.seeding.child_seed` ``(seed, ENV_STREAM, i)``,
+    also when PPO seeds them again (:mod:`train.sb3_vec_env`), so runs of different seeds share no
+    environment's games."""
+    from .sb3_vec_env import SpawnedSeedsDummyVecEnv, SpawnedSeedsSubprocVecEnv
 
     fns = [EnvFactory(config, snapshot_dir) for _ in range(config.n_envs)]
-    venv = SubprocVecEnv(fns) if config.vec_env == "subproc" else DummyVecEnv(fns)
+    venv = SpawnedSeedsSubprocVecEnv(fns) if config.vec_env == "subproc" else SpawnedSeedsDummyVecEnv(fns)
     venv.seed(config.seed if seed is None else seed)
     return venv
 
@@ -311,7 +331,7 @@ def make_callback(config: TrainConfig, run_dir: Path, timing: dict[str, float]):
             steps = self.model.num_timesteps
             path = run_dir / "evals" / "current.zip"
             save_model(self.model, path, config, policy_only=True)
-            results = evaluate(path, config, config.eval_games, seed=config.seed + 1)
+            results = evaluate(path, config, config.eval_games, seed=child_seed(config.seed, EVAL_STREAM, bits=32))
             for label, result in results:
                 result.to_json(run_dir / "evals" / f"eval_{steps}_{label}.json")
                 for agent, s in result.agents.items():
@@ -347,7 +367,7 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
     """Imitation warm start of a fresh ``model`` (in place): collect, clone, save, evaluate.
 
     Collects ``config.imitation_samples`` decisions of ``config.imitation_teacher`` in every seat
-    (:func:`train.imitation.collect_demonstrations`, seeded with ``config.seed``), fits the policy and value
+    (:func:`train.imitation.collect_demonstrations`, seeded from ``config.seed``), fits the policy and value
     head to them (:func:`train.imitation.pretrain`), saves the cloned model as ``bc_model.zip``, logs
     ``imitation/*`` per epoch to TensorBoard (``tb/imitation``) and, when ``config.eval_every > 0``, plays
     ``config.eval_games`` evaluation deals with it (``evals/eval_0_bc_<label>.json``).
@@ -372,7 +392,8 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
             echo(f"  {min(k, n):,} / {n:,} decisions")
             next_report[0] += n // 4
 
-    demos = collect_demonstrations(c.n_players, n, seed=c.seed, artifacts=c.artifacts, n_rounds=c.n_rounds,
+    demos = collect_demonstrations(c.n_players, n, seed=child_seed(c.seed, DEMO_STREAM, bits=32),
+                                   artifacts=c.artifacts, n_rounds=c.n_rounds,
                                    teacher=c.imitation_teacher, reward_scale=c.reward_scale, gamma=c.gamma,
                                    progress=collected)
     echo(f"  {len(demos):,} decisions from {demos.games:,} games in {demos.seconds:.0f} s")
@@ -388,7 +409,8 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
                  f"({stats['choice_accuracy']:.3f} where there is a choice)")
 
     result = pretrain(model, demos, epochs=c.imitation_epochs, batch_size=c.batch_size,
-                      learning_rate=c.imitation_learning_rate, seed=c.seed, progress=epoch_done)
+                      learning_rate=c.imitation_learning_rate, seed=child_seed(c.seed, PRETRAIN_STREAM, bits=32),
+                      progress=epoch_done)
     logger.close()
     bc_path = run_dir / "bc_model.zip"
     save_model(model, bc_path, c, policy_only=True)
@@ -401,7 +423,7 @@ def warm_start(model, config: TrainConfig, run_dir: Path, progress: bool = True,
     if c.eval_every > 0 and c.eval_games > 0:
         t0 = time.perf_counter()
         scores = {}
-        for label, tournament in evaluate(bc_path, c, c.eval_games, seed=c.seed + 1):
+        for label, tournament in evaluate(bc_path, c, c.eval_games, seed=child_seed(c.seed, EVAL_STREAM, bits=32)):
             tournament.to_json(run_dir / "evals" / f"eval_0_bc_{label}.json")
             for agent, s in tournament.agents.items():
                 scores[_short(agent) if label == "all" else f"{label}/{_short(agent)}"] = float(s.mean_score)
@@ -584,10 +606,12 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         if remaining <= 0:
             raise ValueError(f"checkpoint {str(resume)!r} has {start_steps} steps already; ask for more "
                              f"than that with --steps")
-        # a seed that depends on the step count, so a resumed run does not replay the first games
-        venv = make_vec_env(config, snapshot_dir, seed=config.seed + start_steps)
+        # a seed of its own for (seed, step count), so a resumed run does not replay the first games, nor
+        # another seed's (a sum such as seed + steps would)
+        resumed_seed = child_seed(config.seed, RESUME_STREAM, start_steps, bits=32)
+        venv = make_vec_env(config, snapshot_dir, seed=resumed_seed)
         model.set_env(venv)
-        model.set_random_seed(config.seed + start_steps)
+        model.set_random_seed(resumed_seed)
         echo(f"Resuming {run_dir} at step {start_steps:,} -> {config.total_timesteps:,}")
     else:
         venv = make_vec_env(config, snapshot_dir)
@@ -629,7 +653,8 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     evaluation, eval_path, final_eval_s = [], None, 0.0
     if final_eval:
         t0 = time.perf_counter()
-        evaluation = evaluate(model_path, config, config.final_eval_games, seed=config.seed + 12345,
+        evaluation = evaluate(model_path, config, config.final_eval_games,
+                              seed=child_seed(config.seed, FINAL_EVAL_STREAM, bits=32),
                               progress=progress)
         final_eval_s = time.perf_counter() - t0
         eval_path = run_dir / "eval.json"

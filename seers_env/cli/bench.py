@@ -13,6 +13,7 @@ import numpy as np
 import typer
 
 from ..game import Game, GameConfig
+from .errors import non_negative
 
 
 def engine_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
@@ -163,7 +164,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("engine")
     def bench_engine(
         seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per player count, in seconds."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deals and of the random choices."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deals and of the random choices."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         compile_cost: bool = typer.Option(False, help="Also time a cold start with an empty numba cache "
                                                       "(compiling everything; tens of seconds)."),

@@ -8,6 +8,8 @@ import typer
 from ..cards import SUIT_NAMES
 from ..game import Game, GameConfig
 from ..plays import describe_cards
+from ..seeding import child_seed
+from .errors import non_negative
 
 
 def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=print) -> Game:
@@ -15,7 +17,8 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
 
     Args:
         n_players: 2..5.
-        seed: seeds both the deal and the players' choices.
+        seed: seeds the deal (``Game(config, seed=seed)``) and the players' choices (stream
+            ``child_seed(seed, 0)`` of :mod:`seers_env.seeding`).
         rounds: rounds in the game.
         echo: function that prints one line.
 
@@ -23,7 +26,7 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
         The finished :class:`~seers_env.game.Game`.
     """
     game = Game(GameConfig(n_players=n_players, n_rounds=rounds), seed=seed)
-    chooser = np.random.default_rng(seed + 1)
+    chooser = np.random.default_rng(child_seed(seed, 0))  # a stream apart from every seed's deal
     shown_round = -1
     while not game.game_over:
         if game.round != shown_round:
@@ -49,7 +52,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def demo(
         players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the random players."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the random players."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded game between random players, move by move, then print the scores."""

@@ -16,15 +16,24 @@ from collections.abc import Callable
 import numpy as np
 import typer
 
+from ..seeding import child_seed
+from .errors import non_negative
+
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
 TARGET_VS_DOUDIZHU = 5.0
 TARGET_VS_HOLDEM = 3.0
 
 
+def _choice_rng(seed: int) -> np.random.Generator:
+    """The generator of a bench's random choices: a stream of ``seed`` apart from the environments' own
+    (``seers_env.seeding``), which ``reset(seed=seed)`` seeds."""
+    return np.random.default_rng(child_seed(seed, 0))
+
+
 def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
     """Random legal play on a PettingZoo AEC env (observation and mask read at every step): steps/s."""
     env = make_env()
-    rng = np.random.default_rng(seed)
+    rng = _choice_rng(seed)
     steps = 0
     start = time.perf_counter()
     env.reset(seed=seed)
@@ -60,7 +69,7 @@ def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
 
     venv = SeersVectorEnv(num_envs, n_players=n_players, parallel=parallel)
     obs, _ = venv.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = _choice_rng(seed)
     steps = 0
     start = time.perf_counter()
     while steps == 0 or time.perf_counter() - start < seconds:  # at least one batch
@@ -75,7 +84,7 @@ def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
     :meth:`SeersVectorEnv.play_features() <seers_env.vector.SeersVectorEnv.play_features>` (one feature row
     per legal play, with the heuristic prior column and the hidden hands) for all ``num_envs`` games, then
     :meth:`~seers_env.vector.SeersVectorEnv.step_plays` of one uniformly random legal play per game (drawn
-    from a ``numpy.random.Generator`` seeded with ``seed``; its time is counted). One thread, this process.
+    from a ``numpy.random.Generator`` seeded from ``seed``; its time is counted). One thread, this process.
 
     A play takes 1 to 3 catalogue actions (steps) of :func:`vector_steps_per_s`; a step of RLCard's Dou
     Dizhu is one whole play.
@@ -84,7 +93,7 @@ def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
 
     venv = SeersVectorEnv(num_envs, n_players=n_players)
     venv.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = _choice_rng(seed)
     plays = 0
     start = time.perf_counter()
     while plays == 0 or time.perf_counter() - start < seconds:  # at least one batch
@@ -164,7 +173,7 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     from ..seers_catalog_v0 import env
 
     e = env(n_players=n_players)
-    rng = np.random.default_rng(seed)
+    rng = _choice_rng(seed)
     e.reset(seed=seed)
 
     def run() -> None:
@@ -222,7 +231,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("env")
     def bench_env(
         seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per environment, in seconds."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of every environment and of the random choices."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
         profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
                                                  "part, and its share then and before the compiled engine."),

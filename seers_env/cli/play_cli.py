@@ -20,6 +20,7 @@ import typer
 from ..artifacts import DEFAULT_ARTIFACT_DECK
 from ..game import Game, GameConfig
 from ..plays import Play
+from .errors import non_negative
 from .tui import (
     PlayMenu,
     describe_move,
@@ -39,8 +40,16 @@ ReadLine = Callable[[str], str]  # raises EOFError at the end of input
 
 
 def agent_seed(seed: int, seat: int) -> int:
-    """Seed of the agent at ``seat`` in ``seers play --seed seed``: ``seed * 100 + seat + 1``."""
-    return seed * 100 + seat + 1
+    """Seed of the agent at ``seat`` in ``seers play --seed seed``: :func:`seers_env.seeding.child_seed`
+    ``(seed, seat)``, a stream of its own (the deal is ``Game(config, seed=seed)``; no other seed's deal or
+    agent shares it).
+
+    Raises:
+        ValueError: a negative or non-integer seed or seat.
+    """
+    from ..seeding import child_seed
+
+    return child_seed(seed, seat)
 
 
 def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int) -> dict[int, Any]:
@@ -61,10 +70,16 @@ def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int
     if len(specs) == 1:
         specs = specs * (n_players - 1)
     if len(specs) != n_players - 1:
-        raise ValueError(f"{n_players} players need {n_players - 1} agent specs (or one for all), "
-                         f"got {len(specs)}: {','.join(specs)!r}")
+        raise ValueError(f"specs={','.join(specs)!r}: {n_players} players need {n_players - 1} agent specs "
+                         f"(or one for all), got {len(specs)}")
     seats = [s for s in range(n_players) if s != human_seat]
-    return {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in zip(seats, specs)}
+    agents = {}
+    for s, spec in zip(seats, specs):
+        try:
+            agents[s] = make_agent(spec, seed=agent_seed(seed, s))
+        except ValueError as err:
+            raise ValueError(f"specs={spec!r}: {err}") from None
+    return agents
 
 
 def event_lines(event: dict[str, Any], game: Game, names: Sequence[str] | None,
@@ -290,7 +305,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
                                    "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
-        seed: int = typer.Option(0, metavar="SEED", help="Seed of the deal and of the agents."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
         artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
         save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
@@ -300,11 +315,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Play Seers Catalog in the terminal against agents: pick your plays by number."""
         if save is not None and not save.parent.exists():
             raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
+        from .errors import option_error
+
+        if players in (2, 3, 4, 5) and not 0 <= seat < players:
+            raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
         try:
             play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
                       echo=typer.echo)
         except ValueError as err:
-            raise typer.BadParameter(str(err)) from None
+            raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
+                                     "specs": "--agents", "seed": "--seed"}) from None
 
     @app.command()
     def replay(

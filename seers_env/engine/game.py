@@ -16,6 +16,7 @@ dealt automatically: the play that ends a round scores it and deals the next one
 from __future__ import annotations
 
 import copy
+import numbers
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from . import rulings
 from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, GIFT, GO_FIRST, HIGHEST_SINGLE, ROD, kind_index
 from .cards import (
     ARTIFACTS_PER_PLAYER,
+    FIRST_ARTIFACT,
+    N_SUITS,
     SETUP_BY_PLAYERS,
     SUITED_PER_PLAYER,
     WILD,
@@ -138,7 +141,99 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:
-        return cls(int(d["n_players"]), int(d["n_rounds"]), tuple(d["artifact_deck"]))
+        """Inverse of :meth:`to_dict`: ``{"n_players": int, "n_rounds": int, "artifact_deck": [kind keys]}``.
+
+        Nothing is converted: ``4.7`` or ``"4"`` players, a bool or an infinity are refused, not rounded.
+
+        Raises:
+            TypeError: ``d`` is not a dict, a count that is not an integer, or a deck that is not a list of
+                strings (the message names the field and what is allowed).
+            ValueError: a missing field, or a value :class:`GameConfig` does not allow.
+        """
+        if not isinstance(d, dict):
+            raise TypeError(f"a game config must be a dict with n_players, n_rounds and artifact_deck, got "
+                            f"{type(d).__name__}: {d!r}")
+        missing = [k for k in ("n_players", "n_rounds", "artifact_deck") if k not in d]
+        if missing:
+            raise ValueError(f"game config {d!r} lacks the fields {missing}")
+        for name, allowed in (("n_players", "2, 3, 4 or 5"), ("n_rounds", "an integer >= 1")):
+            if not _is_int(d[name]):
+                raise TypeError(f"config field {name}={d[name]!r} must be an integer ({allowed}), got "
+                                f"{type(d[name]).__name__}")
+        deck = d["artifact_deck"]
+        if not isinstance(deck, (list, tuple)) or not all(isinstance(k, str) for k in deck):
+            raise TypeError(f"config field artifact_deck={deck!r} must be a list of artifact kind keys "
+                            f"({', '.join(a.key for a in ARTIFACT_KINDS)}), or [] for none")
+        return cls(int(d["n_players"]), int(d["n_rounds"]), tuple(deck))
+
+
+def _is_int(x: Any) -> bool:
+    """An integer (a NumPy one included), not a bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+#: NumPy bit generators whose saved state a game may carry.
+BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
+
+
+def generator_from_state(state: Any, field: str = "rng_state") -> np.random.Generator:
+    """A ``numpy.random.Generator`` restored from a bit generator's ``state`` dict (``bit_generator.state``).
+
+    Raises:
+        TypeError / ValueError: ``state`` is not such a dict (the message names ``field``).
+    """
+    if not isinstance(state, dict) or state.get("bit_generator") not in BIT_GENERATORS:
+        raise ValueError(f"{field} must be a numpy bit generator state (a dict with bit_generator one of "
+                         f"{list(BIT_GENERATORS)}), got {str(state)[:80]}")
+    bit_gen = getattr(np.random, state["bit_generator"])()
+    try:
+        bit_gen.state = state
+    except (TypeError, ValueError, KeyError, OverflowError) as err:
+        raise ValueError(f"{field} is not a valid {state['bit_generator']} state ({type(err).__name__}: "
+                         f"{err})") from None
+    return np.random.Generator(bit_gen)
+
+
+class _SavedState:
+    """Checks of the fields of a saved game (:meth:`Game.from_dict`); each error names the field."""
+
+    def __init__(self, d: dict[str, Any], config: GameConfig):
+        self.d, self.n = d, config.n_players
+
+    def integer(self, name: str, lo: int, hi: int) -> int:
+        v = self.d[name]
+        if not _is_int(v):
+            raise TypeError(f"saved game field {name}={v!r} must be an integer in {lo}..{hi}")
+        if not lo <= v <= hi:
+            raise ValueError(f"saved game field {name}={v!r} is out of range; allowed: {lo}..{hi}")
+        return int(v)
+
+    def flag(self, value: Any, name: str) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"saved game field {name}={value!r} must be true or false")
+        return bool(value)
+
+    def ints(self, value: Any, name: str, lo: int, hi: int, length: int | None = None) -> list[int]:
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"saved game field {name}={str(value)[:80]} must be a list of integers in {lo}..{hi}")
+        if length is not None and len(value) != length:
+            raise ValueError(f"saved game field {name} has {len(value)} entries; {length} needed")
+        for x in value:
+            if not _is_int(x):
+                raise TypeError(f"saved game field {name} holds {x!r}; allowed: integers in {lo}..{hi}")
+            if not lo <= x <= hi:
+                raise ValueError(f"saved game field {name} holds {x!r}, out of range; allowed: {lo}..{hi}")
+        return [int(x) for x in value]
+
+    def cards(self, value: Any, name: str) -> list[int]:
+        return self.ints(value, name, 0, N_CARD_IDS - 1)
+
+    def per_seat(self, name: str) -> list[list[int]]:
+        v = self.d[name]
+        if not isinstance(v, (list, tuple)) or len(v) != self.n:
+            raise ValueError(f"saved game field {name} must hold one card list per seat ({self.n}), got "
+                             f"{str(v)[:80]}")
+        return [self.cards(h, f"{name}[{seat}]") for seat, h in enumerate(v)]
 
 
 @dataclass(frozen=True)
@@ -163,6 +258,20 @@ class PlayResult:
 
 #: The result of a play that ends no trick and no round (results are immutable, so one object serves).
 _NOTHING = PlayResult()
+
+#: Card ids: 60 suited cards, the wild, one id per artifact kind.
+N_CARD_IDS = FIRST_ARTIFACT + len(ARTIFACT_KINDS)
+
+
+def _check_events(events: Any) -> list[dict[str, Any]]:
+    """``events`` when it is a list of engine events (dicts with a string ``"event"``)."""
+    if not isinstance(events, (list, tuple)):
+        raise TypeError(f"events={str(events)[:80]} must be a list of engine events")
+    for i, e in enumerate(events):
+        if not isinstance(e, dict) or not isinstance(e.get("event"), str):
+            raise TypeError(f"events[{i}]={str(e)[:80]} must be an engine event (a dict with an 'event' name)")
+    return list(events)
+
 
 _STATE_FIELDS = (
     "round", "round_scores", "hands", "hidden", "suits", "dealt_artifacts", "discards", "trick", "top",
@@ -673,33 +782,70 @@ class Game:
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """Restore a game saved with :meth:`to_dict` exactly (``g.to_dict() == from_dict(...).to_dict()``).
 
+        Every field is checked for its type and range (card ids, seats, suits, the generator states); the
+        rules' consistency of a well-formed state is not (it is the saved game's).
+
         Raises:
-            ValueError: unknown format version or missing fields.
+            TypeError: ``d`` is not a dict, or a field of the wrong type; ValueError: unknown format
+                version, missing fields, or a value out of range (each message names the field).
         """
+        if not isinstance(d, dict):
+            raise TypeError(f"a saved game must be a dict (Game.to_dict()), got {type(d).__name__}")
         if d.get("format") != GAME_FORMAT_VERSION:
             raise ValueError(f"game format {d.get('format')!r} is not supported; expected {GAME_FORMAT_VERSION}")
         missing = [k for k in _STATE_FIELDS + ("config", "rng_state", "events") if k not in d]
         if missing:
             raise ValueError(f"saved game lacks fields {missing}")
+        config = GameConfig.from_dict(d["config"])
+        n = config.n_players
+        check = _SavedState(d, config)
+        rng = generator_from_state(d["rng_state"], "rng_state")
+        initial = d.get("initial_rng_state", d["rng_state"])
+        generator_from_state(initial, "initial_rng_state")
+        events = _check_events(d["events"])
         g = cls.__new__(cls)
-        g.config = GameConfig.from_dict(d["config"])
-        state = d["rng_state"]
-        bit_gen = getattr(np.random, state["bit_generator"])()
-        bit_gen.state = state
-        g.rng = np.random.Generator(bit_gen)
-        g.initial_rng_state = copy.deepcopy(d.get("initial_rng_state", state))
-        g.events = copy.deepcopy(list(d["events"]))  # nothing shared with the caller's dict
-        for name in _STATE_FIELDS:
-            setattr(g, name, d[name])
-        g.round_scores = [list(r) for r in d["round_scores"]]
-        g.hands = [list(h) for h in d["hands"]]
-        g.played = [list(p) for p in d["played"]]
-        g.known = [list(k) for k in d["known"]]
-        g.passed = list(d["passed"])
-        for name in ("hidden", "suits", "dealt_artifacts", "discards"):
-            setattr(g, name, list(d[name]))  # no list shared with the dict
-        g.trick = [(int(seat), Play.from_dict(p)) for seat, p in d["trick"]]
-        g.top = tuple(d["top"]) if d["top"] is not None else None
+        g.config = config
+        g.rng = rng
+        g.initial_rng_state = copy.deepcopy(initial)
+        g.events = copy.deepcopy(events)  # nothing shared with the caller's dict
+        g.round = check.integer("round", 0, config.n_rounds - 1)
+        scores = d["round_scores"]
+        if not isinstance(scores, (list, tuple)) or len(scores) > config.n_rounds:
+            raise ValueError(f"saved game field round_scores must be a list of at most {config.n_rounds} "
+                             f"rounds, got {str(scores)[:80]}")
+        g.round_scores = [check.ints(r, f"round_scores[{i}]", -10**6, 10**6, n) for i, r in enumerate(scores)]
+        g.hands = check.per_seat("hands")
+        g.played = check.per_seat("played")
+        g.known = check.per_seat("known")
+        g.hidden = check.cards(d["hidden"], "hidden")
+        g.discards = check.cards(d["discards"], "discards")
+        g.suits = check.ints(d["suits"], "suits", 0, N_SUITS - 1)
+        g.dealt_artifacts = check.ints(d["dealt_artifacts"], "dealt_artifacts", 0, len(ARTIFACT_KINDS) - 1)
+        passed = d["passed"]
+        if not isinstance(passed, (list, tuple)) or len(passed) != n:
+            raise ValueError(f"saved game field passed must hold one flag per seat ({n}), got {passed!r}")
+        g.passed = [check.flag(x, f"passed[{i}]") for i, x in enumerate(passed)]
+        g.start_seer = check.integer("start_seer", 0, n - 1)
+        g.current = check.integer("current", 0, n - 1)
+        g.top_seat = check.integer("top_seat", -1, n - 1)
+        g.go_first_holder = check.integer("go_first_holder", -1, n - 1)
+        g.lead_passes = check.integer("lead_passes", 0, n)
+        g.game_over = check.flag(d["game_over"], "game_over")
+        top = d["top"]
+        g.top = None if top is None else tuple(check.ints(top, "top", 0, 10**4, 3))
+        trick = d["trick"]
+        if not isinstance(trick, (list, tuple)):
+            raise TypeError(f"saved game field trick={str(trick)[:80]} must be a list of [seat, play] pairs")
+        g.trick = []
+        for i, entry in enumerate(trick):
+            if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+                raise TypeError(f"saved game field trick[{i}]={entry!r} must be a [seat, play] pair")
+            seat = check.ints([entry[0]], f"trick[{i}] seat", 0, n - 1)[0]
+            try:
+                play = Play.from_dict(entry[1])
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"saved game field trick[{i}] play: {err}") from None
+            g.trick.append((seat, play))
         g._invalidate()
         return g
 
@@ -714,17 +860,41 @@ class Game:
         every logged play (the first ``upto`` plays when given).
 
         Raises:
-            ValueError: a logged deal differs from the re-dealt one (the log is not from this engine).
-            IllegalPlayError: a logged play is illegal in the rebuilt state.
+            TypeError: ``log`` is not a dict, or a field of the wrong type (the message names it).
+            ValueError: a missing field, a bad config or generator state, a logged deal that differs from
+                the re-dealt one (the log is not from this engine), a play after the game's end, or a bad
+                ``upto``.
+            IllegalPlayError: a logged play is illegal in the rebuilt state (the message names the event).
         """
-        state = log["initial_rng_state"]
-        bit_gen = getattr(np.random, state["bit_generator"])()
-        bit_gen.state = state
-        game = cls(GameConfig.from_dict(log["config"]), rng=np.random.Generator(bit_gen))
-        plays = [e for e in log["events"] if e["event"] == "play"]
-        deals = [e for e in log["events"] if e["event"] == "deal"]
-        for e in plays[:upto]:
-            game.apply(Play.from_dict(e["play"]))
+        if not isinstance(log, dict):
+            raise TypeError(f"a game log must be a dict (Game.log()), got {type(log).__name__}")
+        missing = [k for k in ("config", "initial_rng_state", "events") if k not in log]
+        if missing:
+            raise ValueError(f"game log lacks fields {missing}")
+        if upto is not None and (not _is_int(upto) or upto < 0):
+            raise ValueError(f"upto={upto!r} is not allowed; use an integer >= 0 or None")
+        config = GameConfig.from_dict(log["config"])
+        game = cls(config, rng=generator_from_state(log["initial_rng_state"], "initial_rng_state"))
+        events = _check_events(log["events"])
+        plays, deals = [], []
+        for i, e in enumerate(events):
+            if e["event"] == "play":
+                try:
+                    plays.append((i, Play.from_dict(e.get("play"))))
+                except (TypeError, ValueError) as err:
+                    raise type(err)(f"game log events[{i}] play: {err}") from None
+            elif e["event"] == "deal":
+                if not isinstance(e.get("hands"), list):
+                    raise ValueError(f"game log events[{i}] (a deal) must hold the dealt hands, got "
+                                     f"{str(e.get('hands'))[:80]}")
+                deals.append(e)
+        for i, play in plays[:upto]:
+            if game.game_over:
+                raise ValueError(f"game log events[{i}]: a play after the end of the game")
+            try:
+                game.apply(play)
+            except IllegalPlayError as err:
+                raise IllegalPlayError(play, f"{err.rule} (game log events[{i}])") from None
         replayed = [e for e in game.events if e["event"] == "deal"]
         if [e["hands"] for e in replayed] != [e["hands"] for e in deals[:len(replayed)]]:
             raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")

@@ -9,6 +9,7 @@ artifact was used) for display and logs; they never decide legality.
 from __future__ import annotations
 
 import enum
+import numbers
 from typing import Any, NamedTuple
 
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
@@ -31,6 +32,15 @@ class MeldType(enum.IntEnum):
 
 
 MELD_TYPE_NAMES = {MeldType.SINGLE: "Single", MeldType.SET: "Matching Set", MeldType.RUN: "Suited Run"}
+
+
+#: Bound of a saved play's integers and list lengths (:meth:`Play.from_dict`); real plays stay far below.
+FIELD_LIMIT = 1000
+
+
+def _is_int(x: Any) -> bool:
+    """An integer (a NumPy one included), not a bool."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 class Play(NamedTuple):
@@ -96,18 +106,44 @@ class Play(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Play:
-        """Inverse of :meth:`to_dict`.
+        """Inverse of :meth:`to_dict`. Only types and sizes are checked here; whether the play is legal
+        (cards, ranks, targets) is :meth:`seers_env.game.Game.apply`'s to judge.
 
         Raises:
-            ValueError: unknown field names.
+            TypeError: ``d`` is not a dict, an integer field that is not an integer (a bool, float or
+                string is refused, not rounded), or ``suited`` / ``wild_values`` not a list of integers
+                (the message names the field).
+            ValueError: unknown field names, no ``kind``, an integer outside ``-FIELD_LIMIT ..
+                FIELD_LIMIT`` or a list longer than ``FIELD_LIMIT`` (no play comes near).
         """
+        if not isinstance(d, dict):
+            raise TypeError(f"a Play must be a dict of the fields {list(cls._fields)}, got "
+                            f"{type(d).__name__}: {d!r}")
         unknown = set(d) - set(cls._fields)
         if unknown:
-            raise ValueError(f"unknown Play fields {sorted(unknown)}; allowed: {list(cls._fields)}")
-        d = dict(d)
-        d["suited"] = tuple(d.get("suited", ()))
-        d["wild_values"] = tuple(d.get("wild_values", ()))
-        return cls(**d)
+            raise ValueError(f"unknown Play fields {sorted(unknown, key=str)}; allowed: {list(cls._fields)}")
+        if "kind" not in d:
+            raise ValueError(f"a Play needs a 'kind' ({', '.join(f'{k.value} {k.name}' for k in PlayKind)})")
+        out = {}
+        for name, value in d.items():
+            if name in ("suited", "wild_values"):
+                if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+                    raise TypeError(f"Play field {name}={value!r} must be a list of integers")
+                value = tuple(value)
+                if any(not _is_int(x) for x in value):
+                    raise TypeError(f"Play field {name}={list(value)!r} must be a list of integers")
+                if len(value) > FIELD_LIMIT or any(abs(x) > FIELD_LIMIT for x in value):
+                    raise ValueError(f"Play field {name}={str(list(value))[:80]} is out of range; allowed: at "
+                                     f"most {FIELD_LIMIT} integers in -{FIELD_LIMIT}..{FIELD_LIMIT}")
+                out[name] = tuple(int(x) for x in value)
+            elif not _is_int(value):
+                raise TypeError(f"Play field {name}={value!r} must be an integer")
+            elif abs(value) > FIELD_LIMIT:
+                raise ValueError(f"Play field {name}={value!r} is out of range; allowed: "
+                                 f"-{FIELD_LIMIT}..{FIELD_LIMIT}")
+            else:
+                out[name] = int(value)
+        return cls(**out)
 
     # --- display --------------------------------------------------------------------------------
     def describe(self) -> str:

@@ -1,0 +1,61 @@
+"""Seeds of independent random streams derived from one seed, with ``numpy.random.SeedSequence``.
+
+Adding an index to a seed (``seed + i``) makes neighbouring seeds share streams: seed 0's stream 1 is seed
+1's stream 0. Every place that derives several streams from one seed (vector env slots, actor processes,
+training environments, evaluation deals) takes them from here instead, as NumPy's guide to parallel random
+number generation advises: stream ``path`` of ``seed`` is the node ``SeedSequence(seed, spawn_key=path)``
+of the seed's spawn tree (``path == (i,)`` is child ``i`` of ``SeedSequence(seed).spawn(n)``), so two
+different seeds, or two different paths, share no stream.
+
+Plain ``int`` seeds are handed out, so that each stream can be passed on to anything that takes a seed
+(``raw_env().reset(seed=...)``, ``Game(config, seed=...)``, ``numpy.random.default_rng``, ``torch``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` as an ``int`` when it is a non-negative integer (NumPy integers included, bools not).
+
+    Raises:
+        ValueError: anything else; the message names ``name``, the value and what is allowed.
+    """
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{name}={seed!r} is not allowed; use an integer >= 0")
+    return int(seed)
+
+
+def child_seed(seed: int, *path: int, bits: int = 64) -> int:
+    """The seed of stream ``path`` of ``seed``: ``bits`` bits (64, or 32 for ``numpy.random.seed``,
+    ``torch.manual_seed`` and stable-baselines3) of ``SeedSequence(seed, spawn_key=path)``.
+
+    ``child_seed(seed, i)`` is child ``i`` of ``SeedSequence(seed).spawn(n)`` for any ``n > i``, and
+    ``child_seed(seed, i, j)`` child ``j`` of that child's ``spawn``.
+
+    Raises:
+        ValueError: a negative or non-integer ``seed`` or path part, no path, or ``bits`` not 32 or 64.
+    """
+    seed = check_seed(seed)
+    if not path:
+        raise ValueError("child_seed needs a path of at least one index, e.g. child_seed(seed, i)")
+    key = tuple(check_seed(p, "path index") for p in path)
+    if bits not in (32, 64):
+        raise ValueError(f"bits={bits!r} is not allowed; use 32 or 64")
+    dtype = np.uint64 if bits == 64 else np.uint32
+    return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1, dtype)[0])
+
+
+def spawn_seeds(seed: int, n: int, bits: int = 64) -> list[int]:
+    """``[child_seed(seed, i, bits=bits) for i in range(n)]``: the seeds of ``SeedSequence(seed).spawn(n)``
+    (a prefix is stable: the first ``k`` are the same for every ``n >= k``).
+
+    Raises:
+        ValueError: a negative or non-integer ``seed`` or ``n``, or a bad ``bits``.
+    """
+    n = check_seed(n, "n")
+    return [child_seed(seed, i, bits=bits) for i in range(n)]
+
+
+__all__ = ["check_seed", "child_seed", "spawn_seeds"]
