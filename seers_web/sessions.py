@@ -757,4 +757,7 @@ def parse_play(d: Any) -> Play:
         if not isinstance(v, list) or len(v) > 20 or any(isinstance(x, bool) or not isinstance(x, int)
                                                          for x in v):
             raise WebError(f"play field {key}={v!r} must be a list of at most 20 integers")
-    return Play.from_dict(d)
+    try:
+        return Play.from_dict(d)
+    except (TypeError, ValueError) as err:  # the engine's own bounds (e.g. a card id out of range)
+        raise WebError(str(err)) from None
