@@ -9,7 +9,7 @@ Modules:
     :mod:`seers_web.uploads`: reading uploaded game logs and tournament results.
     :mod:`seers_web.guard`: the middleware that answers the server's own page only (Host, Origin, JSON).
     :mod:`seers_web.app`: the FastAPI application (``create_app``).
-    :mod:`seers_web.cli`: the ``seers serve`` command.
+    :mod:`seers_cli.serve_cmd`: the ``seers serve`` command.
 """
 
 from __future__ import annotations

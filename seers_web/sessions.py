@@ -524,7 +524,7 @@ class SessionStore:
         if len(specs) == 1:
             specs = specs * len(agent_seats)
         from agents import make_agent
-        from seers_env.cli.play_cli import agent_seed
+        from seers_env.seeding import child_seed as agent_seed  # as seers play seeds its agents
 
         config = GameConfig(n_players=players, n_rounds=rounds,
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())

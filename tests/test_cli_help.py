@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from seers_env.cli import app
+from seers_cli import app
 
 
 def _commands(group, path=()):

@@ -16,7 +16,7 @@ from seers_env import Game, GameConfig, Play
 
 
 def _run(args, **kw):
-    from seers_env.cli import app
+    from seers_cli import app
 
     return CliRunner().invoke(app, args, env={"COLUMNS": "200"}, **kw)
 

@@ -1,19 +1,31 @@
-"""Layering (developers' guide): engine < environment < agents < training < command line.
+"""Layering (developers' guide): engine < environment < agents < training < web < command line.
 
-Only the command-line package ``seers_env/cli/`` may import ``agents`` or ``train``; no other module
-of ``seers_env`` does, at any nesting level (lazy imports inside functions included).
+No module imports a package of a layer above its own, at any nesting level (lazy imports inside
+functions included); and each layer imports whole with every layer above it made unimportable.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import seers_env
 
-ROOT = Path(seers_env.__file__).parent
-HIGHER = {"agents", "train"}
+REPO = Path(seers_env.__file__).parent.parent
+#: top-level packages from the bottom layer up
+LAYERS = ("seers_env", "agents", "train", "seers_web", "seers_cli")
+#: modules of each package to import in the isolation test (its public face and its heaviest parts)
+LAYER_MODULES = {
+    "seers_env": ["seers_env", "seers_env.seers_catalog_v0", "seers_env.scout_v0", "seers_env.vector",
+                  "seers_env.wrappers", "seers_env.games", "seers_env.scout"],
+    "agents": ["agents", "agents.tournament", "agents.scout", "agents.games"],
+    "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs"],
+    "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads"],
+}
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -26,33 +38,33 @@ def _imported_roots(path: Path) -> set[str]:
     return roots
 
 
-def test_only_the_cli_package_imports_agents_or_train():
+def test_no_module_imports_a_layer_above_it():
     offenders = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        rel = path.relative_to(ROOT)
-        if rel.parts[0] == "cli":
-            continue
-        bad = _imported_roots(path) & HIGHER
-        if bad:
-            offenders[str(rel)] = sorted(bad)
+    for level, package in enumerate(LAYERS):
+        higher = set(LAYERS[level + 1:])
+        for path in sorted((REPO / package).rglob("*.py")):
+            bad = _imported_roots(path) & higher
+            if bad:
+                offenders[str(path.relative_to(REPO))] = sorted(bad)
     assert offenders == {}
 
 
-def test_old_cli_paths_are_the_moved_modules():
-    for name in ("tui", "play_cli", "env_cli", "demo", "bench"):
-        old = importlib.import_module(f"seers_env.{name}")
-        assert old is importlib.import_module(f"seers_env.cli.{name}")
-    from seers_env.cli import app, main
-    from seers_env.cli.commands import app as app2
+@pytest.mark.parametrize("package", list(LAYER_MODULES))
+def test_each_layer_imports_with_the_layers_above_unimportable(package):
+    above = LAYERS[LAYERS.index(package) + 1:]
+    code = ("import sys\n"
+            f"for name in {list(above)!r}:\n"
+            "    sys.modules[name] = None  # import raises ImportError\n"
+            f"for module in {LAYER_MODULES[package]!r}:\n"
+            "    __import__(module)\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_the_command_line_is_the_top_package():
+    from seers_cli import app, main
+    from seers_cli.commands import COMMAND_MODULES, app as app2
 
     assert app is app2 and callable(main)
-
-
-def test_agents_never_import_train():
-    """The agents layer reaches the training layer's specs only through entry points (agents/specs.py)."""
-    offenders = {}
-    for path in sorted((ROOT.parent / "agents").rglob("*.py")):
-        bad = _imported_roots(path) & {"train"}
-        if bad:
-            offenders[path.name] = sorted(bad)
-    assert offenders == {}
+    assert all(name.startswith("seers_cli.") for name in COMMAND_MODULES)

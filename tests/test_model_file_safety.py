@@ -160,7 +160,7 @@ def test_ppo_zip_whose_weights_hold_a_pickle_is_refused(good_zip, tmp_path):
 def test_seers_eval_refuses_a_crafted_zip_before_any_game(good_zip, tmp_path):
     from typer.testing import CliRunner
 
-    from seers_env.cli import app
+    from seers_cli import app
 
     marker = tmp_path / "marker"
 
@@ -179,7 +179,7 @@ def test_seers_serve_refuses_a_crafted_zip(good_zip, tmp_path):
     pytest.importorskip("uvicorn")
     from typer.testing import CliRunner
 
-    from seers_env.cli import app
+    from seers_cli import app
 
     marker = tmp_path / "marker"
 

@@ -135,7 +135,7 @@ def test_failed_run_can_be_rerun_with_force(tmp_path):
 
 
 def test_play_refuses_a_model_of_another_table_before_any_play(tmp_path):
-    from seers_env.cli.play_cli import play_game
+    from seers_cli.play_cli import play_game
 
     path = _model(tmp_path / "p4.zip", _flat(), config=ModelConfig("maskable_ppo", 4, DEFAULT_ARTIFACT_DECK))
     lines = []

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-RAY_MODULES = ("train.rllib_env", "train.rllib_module", "train.rllib_train", "train.rllib_agent", "train.rllib_cli")
+RAY_MODULES = ("train.rllib_env", "train.rllib_module", "train.rllib_train", "train.rllib_agent", "seers_cli.rllib_cmd")
 
 
 def test_core_package_imports_no_ray():
@@ -33,15 +33,15 @@ def test_core_package_imports_no_ray():
 
 
 def test_seers_cli_and_agent_specs_import_no_ray():
-    code = ("import sys\nfrom seers_env.cli import app\nfrom agents.specs import make_agent\n"
-            "import train.cli\nmake_agent('heuristic')\n"
+    code = ("import sys\nfrom seers_cli import app\nfrom agents.specs import make_agent\n"
+            "import seers_cli.train_cmd\nmake_agent('heuristic')\n"
             "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
 
 
 def test_rllib_agent_module_imports_no_ray_until_asked():
-    code = ("import sys\nimport train.rllib_agent, train.rllib_cli\n"
+    code = ("import sys\nimport train.rllib_agent, seers_cli.rllib_cmd\n"
             "assert not [m for m in sys.modules if m == 'ray' or m.startswith('ray.')]\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agents import make_agent
-from seers_env import play_cli
+from seers_cli import play_cli
 from seers_env.game import Game, GameConfig
 from seers_env.plays import MeldType, Play, PlayKind
-from seers_env.tui import PlayMenu, format_hand, menu_group, menu_order
+from seers_cli.tui import PlayMenu, format_hand, menu_group, menu_order
 from seers_env.view import SeatView
 
 runner = CliRunner()

@@ -211,8 +211,8 @@ def test_tiny_rllib_run_end_to_end(tmp_path):
 
 
 def test_rllib_defaults_in_the_train_help_match_its_config():
-    """seers train --help repeats RLlibConfig's defaults (train.cli imports no ray)."""
-    from train import cli
+    """seers train --help repeats RLlibConfig's defaults (seers_cli.train_cmd imports no ray)."""
+    from seers_cli import train_cmd as cli
     from train.rllib_train import RLlibConfig
 
     d = RLlibConfig()

@@ -92,7 +92,7 @@ def test_observation_tells_13_from_13_and_a_half():
 
 @pytest.mark.parametrize("agents", [5, {"0": "x"}, ["a"]])
 def test_replay_rejects_a_malformed_agents_field(tmp_path, agents):
-    from seers_env.play_cli import load_log
+    from seers_cli.play_cli import load_log
 
     game = Game(GameConfig(n_players=2, n_rounds=1), seed=4)
     game.apply(game.legal_plays()[0])
@@ -106,7 +106,7 @@ def test_replay_rejects_a_malformed_agents_field(tmp_path, agents):
 def test_eval_rejects_an_out_file_in_a_missing_folder_before_playing(tmp_path):
     from typer.testing import CliRunner
 
-    from seers_env.cli import app
+    from seers_cli import app
 
     result = CliRunner().invoke(app, ["eval", "--agents", "random,random", "--games", "1", "--out",
                                       str(tmp_path / "missing" / "r.json"), "--no-progress"],

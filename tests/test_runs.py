@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from agents.base import RandomAgent
 from agents.tournament import paired_differences, run_tournament
-from seers_env.cli import app
+from seers_cli import app
 from train.runs import is_learned, list_runs
 
 
@@ -90,7 +90,7 @@ def test_older_and_other_run_folders_stay_readable(tmp_path):
 
 
 def test_runs_captions_and_wide_scores_read_as_eval_does(tmp_path):
-    from seers_env.cli.runs import runs_cells
+    from seers_cli.runs import runs_cells
 
     t = run_tournament([Learned(), "heuristic"], games=3, seed=0, workers=1, n_rounds=1, progress=False)
     _write(tmp_path / "a", {"algo": "selfplay", "selfplay": {"n_players": 2}}, {"train_decisions": 9},

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from seers_env import Game, GameConfig
-from seers_env.cli import app
+from seers_cli import app
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4, 5])

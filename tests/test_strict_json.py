@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agents.tournament import TournamentResult, mean_ci, run_tournament
-from seers_env.cli import app
+from seers_cli import app
 from seers_env.jsonio import dumps, loads_strict, null_non_finite, write_json
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from agents.base import Agent
 from agents.tournament import (TournamentResult, agent_labels, deal_seeds, mean_ci, run_tournament,
                                seat_order, wilson_interval)
-from seers_env.cli import app
+from seers_cli import app
 
 
 def test_seat_rotation_puts_every_agent_in_every_seat_once_per_deal():

@@ -20,7 +20,7 @@ from train.trainer import FINAL_EVAL_STREAM, TrainConfig, list_checkpoints, trai
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     """One tiny training run through the CLI (256 steps, 2 rollouts of 2 x 64 steps)."""
-    from seers_env.cli import app
+    from seers_cli import app
 
     out = tmp_path_factory.mktemp("runs")
     args = ["train", "--algo", "maskable-ppo", "--steps", "256", "--players", "4", "--rounds", "1",
@@ -339,7 +339,7 @@ def test_run_folder_is_lean_and_listed(tiny_run):
     (row,) = info["evaluation"]
     assert row["agent"].startswith("ppo:") and row["vs"] == "heuristic" and row["verdict"] in (
         "better", "worse", "tie")
-    from seers_env.cli import app
+    from seers_cli import app
 
     out = CliRunner().invoke(app, ["runs", "--out", str(run_dir.parent)], env={"COLUMNS": "80"})
     assert out.exit_code == 0, out.output
@@ -350,7 +350,7 @@ def test_rllib_without_ray_is_a_clear_error_and_writes_nothing(tmp_path, monkeyp
     """--algo rllib without the distributed extra: a one-line usage error, before any run folder."""
     import importlib.util
 
-    from seers_env.cli import app
+    from seers_cli import app
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
@@ -368,7 +368,7 @@ def test_a_given_title_is_the_tables_one_header_on_a_terminal_and_in_a_file():
     from rich.console import Console
 
     from agents.tournament import paired_differences, print_table, run_tournament
-    from train.cli import final_table_header
+    from seers_cli.train_cmd import final_table_header
 
     r = run_tournament(["heuristic", "random"], games=2, seed=7, workers=1, n_rounds=1, progress=False)
     title, notes = final_table_header("1 x random", r)

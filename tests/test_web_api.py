@@ -16,12 +16,12 @@ from typer.testing import CliRunner  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.tournament import run_tournament  # noqa: E402
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
-from seers_env.cli.play_cli import agent_seed, play_game  # noqa: E402
+from seers_cli.play_cli import agent_seed, play_game  # noqa: E402
 from seers_env.game import Game, GameConfig  # noqa: E402
 from seers_env.plays import Play  # noqa: E402
 from seers_env.view import SeatView  # noqa: E402
 from seers_web.app import create_app  # noqa: E402
-from seers_web.cli import is_local  # noqa: E402
+from seers_cli.serve_cmd import is_local  # noqa: E402
 from seers_web.sessions import Limits  # noqa: E402
 
 
@@ -367,7 +367,7 @@ def test_command_line_specs_may_name_files():
 
 def test_serve_binds_localhost_and_warns_for_other_hosts(monkeypatch):
     uvicorn = pytest.importorskip("uvicorn")
-    from seers_env.cli.commands import app
+    from seers_cli.commands import app
 
     seen = {}
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: seen.update(host=self.config.host))

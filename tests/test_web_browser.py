@@ -30,7 +30,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python
 from agents import make_agent  # noqa: E402
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
 from seers_env.game import Game, GameConfig  # noqa: E402
-from seers_env.cli.play_cli import agent_seed, save_log  # noqa: E402
+from seers_cli.play_cli import agent_seed, save_log  # noqa: E402
 from seers_env.plays import Play  # noqa: E402
 from seers_env.view import SeatView  # noqa: E402
 from seers_web.app import create_app  # noqa: E402

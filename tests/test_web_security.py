@@ -173,7 +173,7 @@ def test_allow_origin_lets_a_named_origin_in_with_cors_answers():
 
 def test_serve_passes_allow_origin_and_a_short_graceful_shutdown(monkeypatch):
     uvicorn = pytest.importorskip("uvicorn")
-    from seers_env.cli.commands import app
+    from seers_cli.commands import app
 
     seen = {}
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: seen.update(
@@ -582,7 +582,7 @@ def test_sigterm_stops_the_server_within_2_s_during_a_long_decision():
     pytest.importorskip("uvicorn")
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(root))
-    proc = subprocess.Popen([sys.executable, "-c", "from seers_env.cli.commands import main; main()", "serve",
+    proc = subprocess.Popen([sys.executable, "-c", "from seers_cli.commands import main; main()", "serve",
                              "--no-open", "--port", "0"], cwd=root, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     lines: queue.Queue = queue.Queue()

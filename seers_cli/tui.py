@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..cards import N_SUITED, SUIT_NAMES, WILD, card_name, suit_of, value_of
-from ..game import Game
-from ..plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
+from seers_env.cards import N_SUITED, SUIT_NAMES, WILD, card_name, suit_of, value_of
+from seers_env.game import Game
+from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:

@@ -64,7 +64,7 @@ app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agent
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from seers_env import __version__
 
         typer.echo(f"seers-catalog {__version__}")
         raise typer.Exit()
@@ -82,14 +82,14 @@ app.add_typer(bench_app, name="bench")
 
 #: Modules that add commands: each defines ``register(app, bench_app)``.
 COMMAND_MODULES = (
-    "seers_env.cli.demo",
-    "seers_env.cli.bench",
-    "seers_env.cli.env_cli",
-    "agents.cli",
-    "train.cli",
-    "seers_env.cli.play_cli",
-    "seers_web.cli",
-    "seers_env.cli.runs",
+    "seers_cli.demo",
+    "seers_cli.bench",
+    "seers_cli.env_cli",
+    "seers_cli.eval_cmd",
+    "seers_cli.train_cmd",
+    "seers_cli.play_cli",
+    "seers_cli.serve_cmd",
+    "seers_cli.runs",
 )
 
 for _name in COMMAND_MODULES:

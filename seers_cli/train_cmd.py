@@ -7,11 +7,11 @@ import textwrap
 
 import typer
 
-from seers_env.cli.errors import non_negative, option_error
+from .errors import non_negative, option_error
 
-from .league import DEFAULT_MIX
-from .selfplay import SelfPlayConfig
-from .trainer import DEFAULT_EVAL_SPECS, TrainConfig
+from train.league import DEFAULT_MIX
+from train.selfplay import SelfPlayConfig
+from train.trainer import DEFAULT_EVAL_SPECS, TrainConfig
 
 _DEFAULTS = TrainConfig()
 _SELFPLAY = SelfPlayConfig()
@@ -197,7 +197,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             if importlib.util.find_spec("ray") is None:
                 raise typer.BadParameter("--algo rllib needs Ray RLlib, which is not installed: "
                                          "pip install -e '.[distributed]'", param_hint="--algo")
-            from .rllib_cli import train_rllib_cli
+            from .rllib_cmd import train_rllib_cli
 
             train_rllib_cli(
                 players=players, rounds=rounds, artifacts=artifacts, seed=seed, minutes=minutes,
@@ -239,8 +239,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         imitation_epochs = _DEFAULTS.imitation_epochs if imitation_epochs is None else imitation_epochs
         imitation_teacher = teacher or _DEFAULTS.imitation_teacher
         eval_agents = eval_agents or ",".join(DEFAULT_EVAL_SPECS)
-        from .trainer import resolve_resume
-        from .trainer import train as run_training
+        from train.trainer import resolve_resume
+        from train.trainer import train as run_training
 
         try:
             if resume:
@@ -290,7 +290,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from agents.tournament import print_table
         from seers_env import DEFAULT_ARTIFACT_DECK
 
-        from .selfplay_run import run_selfplay
+        from train.selfplay_run import run_selfplay
 
         d = _SELFPLAY
         try:
@@ -356,10 +356,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """
         import os
 
-        from seers_env.cli.tables import print_cells
+        from .tables import print_cells
 
-        from .bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
-        from .scoring_policy import shipped_model_path, shipped_player_counts
+        from train.bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
+        from train.scoring_policy import shipped_model_path, shipped_player_counts
 
         if algo not in ("both", "selfplay", "maskable-ppo", "actor"):
             raise typer.BadParameter(f"--algo {algo!r} is not one of both, selfplay, maskable-ppo, actor")
@@ -374,7 +374,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         title = f"Training throughput, {players} players ({seconds:g} s each{start})"
         headers = ["learner", "setting", "plays/s", "samples/s" if algo == "actor" else "trained/s", "ratio"]
         rows: list[list[str]] = []
-        from seers_env.cli.bench import check_json_path, write_bench_json
+        from .bench import check_json_path, write_bench_json
 
         check_json_path(json_path)
         base = None
@@ -413,7 +413,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                      "plays with a choice; MaskablePPO: environment steps, 1 to 3 per play); ratio: trained/s "
                      "against the first row"]
             if algo in ("both", "selfplay"):
-                from .selfplay import SelfPlayConfig, learner_bfloat16, learner_threads
+                from train.selfplay import SelfPlayConfig, learner_bfloat16, learner_threads
 
                 notes.append("self-play learner: " + ", ".join(
                     f"{learner_threads(SelfPlayConfig(actors=a))} torch thread(s) with {a} actor(s)" for a in (1, 2))

@@ -7,7 +7,7 @@ import threading
 
 import typer
 
-from seers_env.cli.errors import non_negative
+from .errors import non_negative
 
 
 def is_local(host: str) -> bool:
@@ -41,8 +41,8 @@ SIGTERM. More in docs/web_server.md.
 
 def serve_help() -> str:
     """:data:`SERVE_HELP` with the default :class:`~seers_web.sessions.Limits` filled in."""
-    from .sessions import Limits
-    from .uploads import REPLAYABLE_SPECS
+    from seers_web.sessions import Limits
+    from seers_web.uploads import REPLAYABLE_SPECS
 
     lim = Limits()
     return SERVE_HELP.format(max_rounds=lim.max_rounds, iterations=lim.max_ismcts_iterations,
@@ -72,8 +72,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         try:
             import uvicorn
 
-            from .app import create_app
-            from .sessions import Limits
+            from seers_web.app import create_app
+            from seers_web.sessions import Limits
         except ModuleNotFoundError as err:
             raise typer.BadParameter(f"the web extra is not installed ({err.name} is missing): "
                                      "pip install -e '.[web]' in the project's checkout") from None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import typer
 
-from ..cards import SUIT_NAMES
-from ..game import Game, GameConfig
-from ..plays import describe_cards
-from ..seeding import child_seed
+from seers_env.cards import SUIT_NAMES
+from seers_env.game import Game, GameConfig
+from seers_env.plays import describe_cards
+from seers_env.seeding import child_seed
 from .errors import non_negative
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from seers_env.cli.errors import non_negative
+from .errors import non_negative
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -54,7 +54,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
-        from .tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
+        from agents.tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
                                  seat_difference_lines, seat_differences)
 
         specs = [s.strip() for s in agents.split(",") if s.strip()]
@@ -63,7 +63,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
                                      f"baseline must play in the tournament", param_hint="--baseline")
         if seat_baseline.strip():  # a bad spec is refused now, not after the whole tournament
-            from .specs import make_agent
+            from agents.specs import make_agent
 
             try:
                 make_agent(seat_baseline.strip())
@@ -82,7 +82,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     progress=progress,
                                     artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         except ValueError as err:
-            from seers_env.cli.errors import option_error
+            from .errors import option_error
 
             raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",
                                      "n_rounds": "--rounds", "n_players": "--agents"}) from None

@@ -1,6 +1,6 @@
 """``seers play`` (a human against agents in the terminal) and ``seers replay FILE`` (step through a log).
 
-Both commands print plain text built by :mod:`seers_env.cli.tui`. Input is read line by line; any line that
+Both commands print plain text built by :mod:`seers_cli.tui`. Input is read line by line; any line that
 is not a command or a legal play's number is answered with a hint and asked again, and the end of input
 counts as ``q`` (quit). A game log (:meth:`seers_env.game.Game.log`, plus the seats' agent names under
 ``"agents"``) is saved as JSON with ``--save`` at the end of the game or on quit, and read back by
@@ -17,9 +17,9 @@ from typing import Any
 
 import typer
 
-from ..artifacts import DEFAULT_ARTIFACT_DECK
-from ..game import Game, GameConfig
-from ..plays import Play
+from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+from seers_env.game import Game, GameConfig
+from seers_env.plays import Play
 from .errors import non_negative
 from .tui import (
     PlayMenu,
@@ -33,7 +33,7 @@ from .tui import (
     format_trick,
     seat_name,
 )
-from ..view import SeatView
+from seers_env.view import SeatView
 
 Echo = Callable[[str], None]
 ReadLine = Callable[[str], str]  # raises EOFError at the end of input
@@ -47,7 +47,7 @@ def agent_seed(seed: int, seat: int) -> int:
     Raises:
         ValueError: a negative or non-integer seed or seat.
     """
-    from ..seeding import child_seed
+    from seers_env.seeding import child_seed
 
     return child_seed(seed, seat)
 
@@ -117,7 +117,7 @@ def _prompt_reader(prompt: str) -> str:
 
 def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
     """Write ``game.log()`` plus ``"agents": names`` as strict JSON to ``path``."""
-    from ..jsonio import write_json
+    from seers_env.jsonio import write_json
 
     log = game.log()
     log["agents"] = list(names)

@@ -1,15 +1,16 @@
 """The command line (``seers``, typer) and the terminal UI: the top layer of the project.
 
-Layers: this package may import :mod:`agents` and :mod:`train` (lazily, inside commands); nothing else in
-:mod:`seers_env` imports them. Modules:
+Layers (engine < environment < agents < training < command line): this package may import every other
+package; none imports it (``tests/test_layers.py``). Modules:
 
 * :mod:`.commands`: the typer ``app`` and ``main`` (the ``seers`` script), built from :data:`.commands.COMMAND_MODULES`;
+* :mod:`.eval_cmd`: ``seers eval``; :mod:`.train_cmd` (and :mod:`.rllib_cmd`): ``seers train``, ``seers bench
+  train``; :mod:`.serve_cmd`: ``seers serve``; :mod:`.runs`: ``seers runs``;
 * :mod:`.tui`: plain-text rendering of a game and the numbered menu of legal plays;
 * :mod:`.play_cli`: ``seers play`` and ``seers replay``; :mod:`.demo`: ``seers demo``;
 * :mod:`.bench`: ``seers bench engine``; :mod:`.env_cli`: ``seers bench env``.
 
-``app`` and ``main`` are imported on first access, so ``import seers_env.cli.tui`` does not build the app.
-The old paths (``seers_env.tui``, ``seers_env.play_cli``, ...) import the same module objects.
+``app`` and ``main`` are imported on first access, so ``import seers_cli.tui`` does not build the app.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import time
 import numpy as np
 import typer
 
-from ..game import Game, GameConfig
+from seers_env.game import Game, GameConfig
 from .errors import non_negative
 
 
@@ -46,7 +46,7 @@ def kernel_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
     compiled random-play loop over play keys (full legal-play generation at every step, no ``Play``
     objects); dealing stays in Python (once a round). Same keys as :func:`engine_throughput`'s result.
     """
-    from ..engine import kernel
+    from seers_env.engine import kernel
 
     config = GameConfig(n_players=n_players) if artifacts else GameConfig(n_players=n_players, artifact_deck=())
     rng = np.random.default_rng(seed)
@@ -129,7 +129,7 @@ def bench_record(bench: str, settings: dict, results: list | dict) -> dict:
     import os
     import platform
 
-    from .. import __version__
+    from seers_env import __version__
 
     load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     return {"format": BENCH_FORMAT, "bench": bench,
@@ -153,7 +153,7 @@ def write_bench_json(path: str, bench: str, settings: dict, results: list | dict
     Raises:
         typer.BadParameter: the folder of ``path`` does not exist.
     """
-    from ..jsonio import write_json
+    from seers_env.jsonio import write_json
 
     check_json_path(path)
     write_json(path, bench_record(bench, settings, results))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import typer
 
-from ..seeding import child_seed
+from seers_env.seeding import child_seed
 from .errors import non_negative
 
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
@@ -53,7 +53,7 @@ def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
 
 def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -> float:
     """Steps/s of random legal play on ``seers_env.env(n_players=...)`` (observations and masks built)."""
-    from ..seers_catalog_v0 import env
+    from seers_env.seers_catalog_v0 import env
 
     return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
 
@@ -64,8 +64,8 @@ def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
     games in flight: stacked observations and masks built at every step, one process (``parallel``: the
     games stepped on numba's thread pool, all cores). The random agent picks each row's action from its
     mask with :func:`seers_env.vector_core.random_legal_actions` (compiled; its time is counted)."""
-    from ..vector import SeersVectorEnv
-    from ..vector_core import random_legal_actions
+    from seers_env.vector import SeersVectorEnv
+    from seers_env.vector_core import random_legal_actions
 
     venv = SeersVectorEnv(num_envs, n_players=n_players, parallel=parallel)
     obs, _ = venv.reset(seed=seed)
@@ -89,7 +89,7 @@ def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
     A play takes 1 to 3 catalogue actions (steps) of :func:`vector_steps_per_s`; a step of RLCard's Dou
     Dizhu is one whole play.
     """
-    from ..vector import SeersVectorEnv
+    from seers_env.vector import SeersVectorEnv
 
     venv = SeersVectorEnv(num_envs, n_players=n_players)
     venv.reset(seed=seed)
@@ -119,7 +119,7 @@ def vector_threads_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: i
 
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", THREADS_WAIT_POLICY)
-    code = ("from seers_env.cli.env_cli import vector_steps_per_s as v\n"
+    code = ("from seers_cli.env_cli import vector_steps_per_s as v\n"
             f"v(0.1, {seed}, {n_players}, num_envs=4, parallel=True)\n"
             f"print(v({float(seconds)!r}, {seed}, {n_players}, num_envs={num_envs}, parallel=True))\n")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -170,7 +170,7 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     import cProfile
     import pstats
 
-    from ..seers_catalog_v0 import env
+    from seers_env.seers_catalog_v0 import env
 
     e = env(n_players=n_players)
     rng = _choice_rng(seed)

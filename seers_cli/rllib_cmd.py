@@ -1,4 +1,4 @@
-"""The ``seers train --algo rllib`` branch of :mod:`train.cli` (kept apart so that ``train.cli`` stays
+"""The ``seers train --algo rllib`` branch of :mod:`seers_cli.train_cmd` (kept apart so that ``seers_cli.train_cmd`` stays
 free of ``ray``; this module imports it only when run).
 
 Flags used: ``--players --rounds --artifacts --seed --minutes --decisions`` (env-step budget)
@@ -20,7 +20,7 @@ def train_rllib_cli(*, players, rounds, artifacts, seed, minutes, env_steps, ite
     from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 
     try:
-        from .rllib_train import RLlibConfig, run_rllib
+        from train.rllib_train import RLlibConfig, run_rllib
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise typer.BadParameter(f"--algo rllib needs Ray RLlib ({err}); install it with "
                                  f"pip install -e '.[distributed]'") from None
@@ -39,9 +39,9 @@ def train_rllib_cli(*, players, rounds, artifacts, seed, minutes, env_steps, ite
         result = run_rllib(cfg, out=out, name=name, force=force, echo=typer.echo, final_games=final_games,
                            final_specs=specs, workers=workers)
     except (ValueError, FileNotFoundError) as err:
-        from seers_env.cli.errors import option_error
+        from .errors import option_error
 
-        from .cli import RLLIB_FLAGS
+        from .train_cmd import RLLIB_FLAGS
 
         raise option_error(err, RLLIB_FLAGS) from None
     from agents.tournament import paired_differences, print_table
