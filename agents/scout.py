@@ -185,15 +185,17 @@ class ScoutWeights:
     card: float = 1.0
     segment: float = 0.6
     length: float = 0.55
-    length2: float = 0.12
+    length2: float = 0.5
     set_extra: float = 0.2
     high: float = 0.4
+    cap: float = 1.0
     urgency: float = 0.3
     danger_cards: int = 3
     collect: float = 1.0
     opponent: float | None = None
-    table: float = 1.0
-    given: float = 0.5
+    table: float = 0.15
+    exempt: float = 1.0
+    given: float = 1.0
     scout_show_chip: float = 1.5
     own_chip: float = 1.3
     out: float = 3.0
@@ -211,19 +213,19 @@ class ScoutWeights:
     def segment_table(self) -> tuple[list[list[float]], list[list[float]]]:
         """``(sets, runs)``: ``sets[k][low]`` (singles at ``k = 1``) and ``runs[k][low]``, the value of a
         segment of ``k`` cards with lowest value ``low`` (1..10), for ``k < 46``."""
-        return _segment_table(self.segment, self.length, self.length2, self.set_extra, self.high)
+        return _segment_table(self.segment, self.length, self.length2, self.set_extra, self.high, self.cap)
 
 
 @cache
-def _segment_table(segment, length, length2, set_extra, high):
+def _segment_table(segment, length, length2, set_extra, high, cap):
     sets = [[0.0] * 11 for _ in range(_MAX_LEN)]
     runs = [[0.0] * 11 for _ in range(_MAX_LEN)]
     for k in range(1, _MAX_LEN):
         base = -segment + length * (k - 1) + length2 * (k - 1) ** 2
         for low in range(1, 11):
             h = high * (low - 1) / 9
-            sets[k][low] = base + set_extra * (k - 1) + h
-            runs[k][low] = base + h
+            sets[k][low] = min(cap * k, base + set_extra * (k - 1) + h)
+            runs[k][low] = min(cap * k, base + h)
     return sets, runs
 
 
@@ -453,40 +455,50 @@ class ScoutHeuristicAgent(Agent):
         self.weights = weights if weights is not None else DEFAULT_WEIGHTS
 
     # --- per-decision helpers -------------------------------------------------------------------
-    def _table_value(self, key: int, shown: int, hand_left_value: float, ctx: dict) -> float:
-        """Expected value of leaving a set of strength ``key`` (``shown`` cards) on the table."""
-        cache_key = (key, shown)
-        cached = ctx["table_cache"].get(cache_key)
+    def _table_value(self, key: int, hand_left_value: float, ctx: dict) -> float:
+        """Expected value of leaving a set of strength ``key`` on the table (class docstring).
+
+        Each opponent in turn faces the set less the cards scouted before (section 5: a scout takes an
+        end card, so the set shrinks); it fails to beat it with :func:`no_beat_chance` and then scouts.
+        3-5 players: each scout pays us a chip; all ``n - 1`` failing ends the round by 6(b) with our
+        hand exempt. 2 players: a failing opponent spends a chip and tries again with one card more; out
+        of chips it is stuck and the round ends by 7(b), our hand exempt. A set scouted away ends the
+        chain (the next player may show anything). An opponent who beats it collects what is left.
+        """
+        cached = ctx["table_cache"].get(key)
         if cached is None:
-            w = self.weights
-            chips = 0.0
-            survive = 1.0
+            length, is_set, low = key >> 5, (key >> 4) & 1, key & 15
+            alive, chips, given = 1.0, 0.0, 0.0
             if ctx["two_players"]:
                 m, c = ctx["opp_sizes"][0], ctx["opp_chips"]
-                survive = no_beat_chance(m, key)
-                for j in range(c):  # each failed try is a chip spent and one more card (section 7)
-                    chips += survive
-                    survive *= no_beat_chance(m + j + 1, key)
+                tries = [(m + j, length - j) for j in range(c + 1)]
             else:
-                for m in ctx["opp_sizes"]:
-                    survive *= no_beat_chance(m, key)
-                    chips += survive
-            # 3-5 players: each scout pays us a chip; 2 players: each costs the opponent one of theirs
-            cached = (ctx["opp"] * chips if ctx["two_players"] else chips, survive)
-            ctx["table_cache"][cache_key] = cached
-        chips, survive = cached
+                tries = [(m, length - i) for i, m in enumerate(ctx["opp_sizes"])]
+            for j, (m, left) in enumerate(tries):
+                if left <= 0:
+                    alive = 0.0
+                    break
+                k = key if left == length else _key(left, 1 if left == 1 else is_set, low)
+                q = no_beat_chance(m, k)
+                given += alive * (1.0 - q) * left
+                alive *= q
+                if j < len(tries) - 1 or not ctx["two_players"]:
+                    chips += alive
+            if ctx["two_players"]:
+                chips *= ctx["opp"]  # the opponent's own chips (section 7), not ours
+            cached = ctx["table_cache"][key] = (chips, given, alive)
+        chips, given, survive = cached
         w = self.weights
-        return (w.table * (chips + survive * max(0.0, -hand_left_value))
-                - w.given * ctx["opp"] * shown * (1.0 - survive))
+        return (w.table * chips + w.exempt * survive * max(0.0, -hand_left_value)
+                - w.given * ctx["opp"] * given)
 
-    def _after(self, cards_left: int, structure: float, collected: int, key: int, shown: int,
-               ctx: dict) -> float:
+    def _after(self, cards_left: int, structure: float, collected: int, key: int, ctx: dict) -> float:
         """Score of a Show (or the show of a Scout & Show) leaving ``cards_left`` cards of ``structure``."""
         w = self.weights
         if cards_left == 0:  # 6(a) / 7(a): the round ends, the others lose their hands
             return w.collect * collected + w.out + ctx["opp"] * ctx["opp_cards"]
         value = -w.card * cards_left + ctx["scale"] * structure
-        return w.collect * collected + value + self._table_value(key, shown, value, ctx)
+        return w.collect * collected + value + self._table_value(key, value, ctx)
 
     # --- scoring ------------------------------------------------------------------------------------
     def score_array(self, view: ScoutSeatView) -> np.ndarray:
@@ -543,7 +555,7 @@ class ScoutHeuristicAgent(Agent):
                 r = removed_cache.get((s, s + L))
                 if r is None:
                     r = removed_cache[s, s + L] = st.removed(s, s + L)
-                out[i] = self._after(n - L, r, n_active, _seg_key(v, s, L), L, ctx)
+                out[i] = self._after(n - L, r, n_active, _seg_key(v, s, L), ctx)
             elif kind == SCOUT:
                 c = scout_vals[p[1], p[2]]
                 pos = p[3]
@@ -575,9 +587,9 @@ class ScoutHeuristicAgent(Agent):
                     q = pos if a0 >= pos else pos - L
                     r = side.inserted(q, c)
                     key = _seg_key(v, a0, L)
-                    out[i] = self._after(n + 1 - L, r, n_active - 1, key, L, ctx) - opp - w.scout_show_chip
+                    out[i] = self._after(n + 1 - L, r, n_active - 1, key, ctx) - opp - w.scout_show_chip
                     continue
-                out[i] = self._after(n + 1 - L, r, n_active - 1, key, L, ctx) - opp - w.scout_show_chip
+                out[i] = self._after(n + 1 - L, r, n_active - 1, key, ctx) - opp - w.scout_show_chip
             elif kind == STOP:  # section 7 [ruling]: ends the round as 7(b), the owner exempt
                 out[i] = -w.card * n - opp * sizes[owner]
             else:  # KEEP / ROTATE cannot occur in the play phase
