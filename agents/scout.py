@@ -500,6 +500,25 @@ class ScoutHeuristicAgent(Agent):
         value = -w.card * cards_left + ctx["scale"] * structure
         return w.collect * collected + value + self._table_value(key, value, ctx)
 
+    def _context(self, view: ScoutSeatView) -> dict:
+        """What the play terms need from the position, computed once per decision."""
+        w = self.weights
+        seat, n_players = view.seat, view.n_players
+        sizes = view.hand_sizes
+        others = [(seat + k) % n_players for k in range(1, n_players)]  # turn order after us
+        two = n_players == 2
+        used = view.scout_show_used
+        fewest = min(sizes[s] for s in others)
+        return {
+            "two_players": two, "sizes": sizes, "table_cache": {},
+            "opp": w.opponent if w.opponent is not None else 1.0 / (n_players - 1),
+            "scale": 1.0 / (1.0 + w.urgency * max(0, w.danger_cards - fewest)),
+            # an opponent holding the Scout & Show chip may add a card before showing (section 5)
+            "opp_sizes": [sizes[s] + (0 if two or used[s] else 1) for s in others],
+            "opp_chips": view.chips[others[0]] if two else 0,
+            "opp_cards": sum(sizes[s] for s in others),
+        }
+
     # --- scoring ------------------------------------------------------------------------------------
     def score_array(self, view: ScoutSeatView) -> np.ndarray:
         """Score of every legal play, in legal-play order: float64 ``(len(view.legal_plays()),)``
@@ -519,20 +538,9 @@ class ScoutHeuristicAgent(Agent):
             for i, p in enumerate(legal):
                 out[i] = rot if p.kind == ROTATE else keep
             return out
-        seat, n_players = view.seat, view.n_players
-        sizes = view.hand_sizes
-        others = [(seat + k) % n_players for k in range(1, n_players)]  # turn order after us
-        opp = w.opponent if w.opponent is not None else 1.0 / (n_players - 1)
-        two = n_players == 2
-        used = view.scout_show_used
-        fewest = min(sizes[s] for s in others)
-        scale = 1.0 / (1.0 + w.urgency * max(0, w.danger_cards - fewest))
-        ctx = {
-            "two_players": two, "opp": opp, "scale": scale, "table_cache": {},
-            "opp_sizes": [sizes[s] + (0 if two or used[s] else 1) for s in others],
-            "opp_chips": view.chips[others[0]] if two else 0,
-            "opp_cards": sum(sizes[s] for s in others),
-        }
+        ctx = self._context(view)
+        seat, n_players, sizes, opp, two, scale = (view.seat, view.n_players, ctx["sizes"], ctx["opp"],
+                                                   ctx["two_players"], ctx["scale"])
         st = _Structure(v, sets, runs)
         active = view.active
         n_active = len(active)
