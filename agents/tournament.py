@@ -743,6 +743,8 @@ def table_cells(result: TournamentResult, wide: bool = False,
     if title is None:
         title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
                  f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
+        if result.game != DEFAULT_GAME:
+            title = f"{game_spec(result.game).title}: {title}"
     return {"title": title, "headers": headers, "rows": rows, "legend": legend, "caption": caption}
 
 

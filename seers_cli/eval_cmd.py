@@ -22,9 +22,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                                    "(games x players games in all)."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
-        rounds: int = typer.Option(4, min=1, metavar="N", help="Rounds per game."),
-        artifacts: bool = typer.Option(True, help="Use the default artifact deck (--no-artifacts: the variant "
-                                                  "without artifacts)."),
+        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog or scout."),
+        rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
+                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players)."),
+        artifacts: bool = typer.Option(True, help="Seers Catalog: use the default artifact deck "
+                                                  "(--no-artifacts: the variant without artifacts)."),
         baseline: str = typer.Option("", metavar="SPEC", help="An agent of --agents (e.g. heuristic): print every other "
                                      "agent's paired per-deal score difference from it with a 95% interval; "
                                      "'tie' when the interval holds 0."),
@@ -53,7 +55,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """
 
         from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
+        from seers_env.games import game_spec
 
+        try:
+            game_spec(game)
+        except (TypeError, ValueError) as err:
+            raise typer.BadParameter(str(err), param_hint="--game") from None
+        deck = (DEFAULT_ARTIFACT_DECK if artifacts else ()) if game == "seers_catalog" else None
         from agents.tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
                                  seat_difference_lines, seat_differences)
 
@@ -66,7 +74,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             from agents.specs import make_agent
 
             try:
-                make_agent(seat_baseline.strip())
+                make_agent(seat_baseline.strip(), game=game)
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
         if out:
@@ -79,8 +87,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                          f"first, e.g. mkdir -p {shlex.quote(str(Path(out).parent))})")
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
-                                    progress=progress,
-                                    artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
+                                    progress=progress, artifact_deck=deck, game=game)
         except ValueError as err:
             from .errors import option_error
 
@@ -94,8 +101,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seat = None
         if seat_baseline.strip():
             try:
-                seat = seat_differences(result, seat_baseline.strip(), workers=workers,
-                                        artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
+                seat = seat_differences(result, seat_baseline.strip(), workers=workers, artifact_deck=deck)
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
             typer.echo("")
