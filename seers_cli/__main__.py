@@ -1,0 +1,5 @@
+"""``python -m seers_cli``: the ``seers`` command."""
+
+from seers_cli import main
+
+main()
