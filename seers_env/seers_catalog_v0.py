@@ -4,7 +4,8 @@ Environment card (in the style of PettingZoo's classic environments):
 
 ===================  ==============================================================================
 Import               ``from seers_env import env`` (or ``raw_env``); registered in PettingZoo's AEC
-                     registry as ``"seers/seers_catalog_v0"`` (``pettingzoo.make("aec", ...)``)
+                     registry as ``"seers/seers_catalog-v0"`` once ``seers_env`` is imported
+                     (``pettingzoo.make("aec", "seers/seers_catalog-v0")``; ``_v0`` also works)
 Actions              Discrete, ``N_ACTIONS == 6928`` (:mod:`seers_env.actions`)
 Parallel API         no (turn-based)
 Manual control       no (use ``seers play``)
@@ -602,17 +603,8 @@ def env(**config: Any) -> AECEnv:
     return _OrderEnforcingWrapper(raw_env(**config))
 
 
-def _register() -> None:
-    """Add ``seers/seers_catalog_v0`` to PettingZoo's AEC registry when the installed version has one."""
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # older PettingZoo: no registry
-        return
-    if "seers/seers_catalog_v0" not in aec_registry:
-        register("aec", "seers/seers_catalog_v0", entry_point="seers_env.seers_catalog_v0:env")
+#: The PettingZoo registry id (``import seers_env`` registers it: :mod:`seers_env.registration`).
+ENV_ID = "seers/seers_catalog-v0"
 
-
-_register()
-
-__all__ = ["ILLEGAL_ACTION_MODES", "IllegalActionError", "REWARD_MODES", "ResetNeeded", "check_action", "env",
+__all__ = ["ENV_ID", "ILLEGAL_ACTION_MODES", "IllegalActionError", "REWARD_MODES", "ResetNeeded", "check_action", "env",
            "raw_env", "reset_needed"]
