@@ -6,8 +6,12 @@ decisions, masks and observations of :mod:`seers_env.vector_core`). It is a ``gy
 (``reset(seed, options) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations,
 infos)``, arrays stacked along a first axis of length ``num_envs``, dict infos of arrays with their ``_key``
 masks), so Gymnasium's vector wrappers (``gymnasium.wrappers.vector``: ``RecordEpisodeStatistics``,
-``DictInfoToList``, ``FilterObservation``, ``NormalizeReward`` ...) work on it, with the turn-based twist of
+``DictInfoToList``, ``TransformReward``, ``TransformAction`` ...) take it, with the turn-based twist of
 PettingZoo's AEC games: each row is the decision of the seat to act in that game (``infos["seat"]``).
+Gymnasium 1.2's observation wrappers (``TransformObservation``, ``FilterObservation`` ...) accept only
+``NEXT_STEP`` or ``DISABLED`` autoreset and refuse this env (an ``AssertionError``), and its
+``RecordEpisodeStatistics`` counts a ``SAME_STEP`` env's episodes after the first one step short (fixed
+upstream, Gymnasium pull request 1624).
 
 * spaces: ``single_observation_space`` is the AEC env's (``Dict(observation=Box(-50, 50, (OBS_DIM,)),
   action_mask=Box(0, 1, (N_ACTIONS,), int8))``), ``single_action_space`` ``Discrete(N_ACTIONS)``;
