@@ -87,9 +87,11 @@ class SingleAgentSeersEnv(gym.Env):
 
     ``reset(options={"game": Game.to_dict()})`` starts the episode from that position (a saved or
     hand-made game of this config, not over; a :class:`~seers_env.game.Game` is copied), as the AEC
-    environment does; the opponents then play up to the learner's first decision. Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and
-    ``render`` raise :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a
-    ``RuntimeError``); so does ``step`` once the episode has ended.
+    environment does; the opponents then play up to the learner's first decision.
+
+    Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and ``render`` raise
+    :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a ``RuntimeError``); so
+    does ``step`` once the episode has ended.
 
     Raises:
         ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that has
@@ -199,7 +201,6 @@ class SingleAgentSeersEnv(gym.Env):
             self._done = True
             info = self._info()
             info["illegal_action"] = a
-            info["stage"] = -1
             return self._obs(), -1.0, True, False, info
         aec.step(a)
         self._collect()

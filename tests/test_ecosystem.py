@@ -25,6 +25,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from gymnasium.wrappers import vector as vector_wrappers
 
+from test_kernel import assert_same_state
+
 from seers_env import Game, GameConfig
 from seers_env.actions import N_ACTIONS, Decision
 from seers_env.engine import core
@@ -80,7 +82,7 @@ def test_registration_when_pettingzoo_was_imported_first():
     code = (
         "import pettingzoo\n"
         "import seers_env\n"
-        f"print(sorted(i for i in pettingzoo.aec_registry if i.startswith('seers/')))\n"
+        "print(sorted(i for i in pettingzoo.aec_registry if i.startswith('seers/')))\n"
         "print(pettingzoo.make('aec', 'seers/scout', n_players=2).unwrapped.metadata['name'])\n"
     )
     assert _fresh_python(code).split("\n")[:2] == [str(sorted(ENV_IDS)), "scout_v0"]
@@ -325,11 +327,6 @@ def _hand_made(config: GameConfig, seed: int) -> dict:
 
 
 def test_kernel_load_game_plays_on_as_the_game():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_test_kernel", ROOT / "tests" / "test_kernel.py")
-    test_kernel = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(test_kernel)  # its assert_same_state
     for n_players in (2, 4, 5):
         config = GameConfig(n_players=n_players, n_rounds=2)
         k = KernelGames(2, config)
@@ -339,13 +336,13 @@ def test_kernel_load_game_plays_on_as_the_game():
             k.load_game(j % 2, Game.from_dict(d))
             rng = np.random.default_rng(j)
             while not g.game_over:
-                test_kernel.assert_same_state(g, k, j % 2)
+                assert_same_state(g, k, j % 2)
                 legal = g.legal_plays()
                 np.testing.assert_array_equal(k.legal_keys(j % 2), legal.keys)
                 i = int(rng.integers(len(legal)))
                 g.apply(legal[i])
                 k.apply(j % 2, int(legal.keys[i]))
-            test_kernel.assert_same_state(g, k, j % 2)
+            assert_same_state(g, k, j % 2)
     with pytest.raises(ValueError, match="config"):
         KernelGames(1, GameConfig(n_players=3)).load_game(0, Game(GameConfig(n_players=4), seed=0))
     with pytest.raises(TypeError, match="Game"):
