@@ -5,7 +5,7 @@ Environment card (in the style of PettingZoo's classic environments):
 ===================  ==============================================================================
 Import               ``from seers_env.scout_v0 import env`` (or ``raw_env``); registered in PettingZoo's
                      AEC registry as ``"seers/scout-v0"`` (``pettingzoo.make("aec", "seers/scout-v0")``
-                     once this module is imported)
+                     once ``seers_env`` is imported)
 Actions              Discrete, ``N_ACTIONS == 2396`` (:mod:`seers_env.scout.actions`)
 Parallel API         no (turn-based; ``pettingzoo.utils.turn_based_aec_to_parallel`` works)
 Manual control       no
@@ -467,21 +467,8 @@ def env(**config: Any) -> AECEnv:
     return _OrderEnforcingWrapper(raw_env(**config))
 
 
-#: The PettingZoo registry id.
+#: The PettingZoo registry id (``import seers_env`` registers it: :mod:`seers_env.registration`).
 ENV_ID = "seers/scout-v0"
-
-
-def _register() -> None:
-    """Add :data:`ENV_ID` to PettingZoo's AEC registry when the installed version has one."""
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # older PettingZoo: no registry
-        return
-    if ENV_ID not in aec_registry:
-        register("aec", ENV_ID, entry_point="seers_env.scout_v0:env")
-
-
-_register()
 
 __all__ = ["CONFIG_FIELDS", "ENV_ID", "ILLEGAL_ACTION_MODES", "INFO_KEYS", "IllegalActionError", "REWARD_MODES",
            "ResetNeededAttributeError", "check_action", "env", "raw_env"]

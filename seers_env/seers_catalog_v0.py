@@ -4,7 +4,8 @@ Environment card (in the style of PettingZoo's classic environments):
 
 ===================  ==============================================================================
 Import               ``from seers_env import env`` (or ``raw_env``); registered in PettingZoo's AEC
-                     registry as ``"seers/seers_catalog_v0"`` (``pettingzoo.make("aec", ...)``)
+                     registry as ``"seers/seers_catalog-v0"`` once ``seers_env`` is imported
+                     (``pettingzoo.make("aec", "seers/seers_catalog-v0")``; ``_v0`` also works)
 Actions              Discrete, ``N_ACTIONS == 6928`` (:mod:`seers_env.actions`)
 Parallel API         no (turn-based)
 Manual control       no (use ``seers play``)
@@ -48,6 +49,19 @@ agent's finishing place by (total, last-round score) (section 5); tied agents sh
 mean, so a shared first place is shared (two agents tied first of four get 2/3 each, not 1), and the
 rewards sum to 0.
 
+**Infos.** Every agent's info has the same keys at every step (:data:`INFO_KEYS`, as the SCOUT
+environment's): ``action_mask`` (int8, read-only; zeros unless the agent is to act), ``stage`` (the pending
+decision stage of the agent to act, 0 main, 1 wild positions, 2 artifact; -1 for the others), ``round``
+(0-based), ``totals`` (per seat, completed rounds), ``winners`` (seats; ``[]`` until the game ends) and
+``illegal_action`` (-1, or the offending action).
+
+**Positions.** ``reset(options={"game": Game.to_dict()})`` starts from that position (a saved or hand-made
+game with this environment's config, not over; a :class:`~seers_env.game.Game` is accepted too and
+copied): the kernel loads it (:meth:`KernelGames.load_game <seers_env.engine.kernel.KernelGames.load_game>`)
+and every observation, mask and later step equals those of ``Game.from_dict`` of the same dict (later
+rounds are dealt from its generator state). Other option keys are ignored; without ``"game"`` a new game
+is dealt from the environment's generator.
+
 **Illegal actions.** ``illegal_action="penalize"`` (default, PettingZoo's classic convention): the game
 ends at once, the offender gets -1 and the others 0. ``"raise"``: :class:`IllegalActionError` and
 nothing changes. In both modes an action that is not an integer raises ``TypeError`` and one outside
@@ -89,6 +103,8 @@ REWARD_MODES = ("score", "win")
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 RENDER_MODES = ("human", "ansi")
 OBS_BOUND = 50.0
+#: The keys of every agent's info, at every step.
+INFO_KEYS = ("action_mask", "stage", "round", "totals", "winners", "illegal_action")
 
 #: Info values that :meth:`raw_env.last` hands out as they are (immutable, or the read-only arrays of
 #: ``env.infos``); it deep-copies any other value.
@@ -140,6 +156,28 @@ def check_action(action: Any) -> int:
     return a
 
 
+def game_from_option(position: Any, config: GameConfig, name: str = "options['game']") -> Game:
+    """The :class:`Game` of a ``reset`` option: ``position`` is a ``Game.to_dict()`` dict (or a Game,
+    copied), of ``config`` and not over. A new Game, sharing nothing with ``position``.
+
+    Raises:
+        TypeError: neither a dict nor a Game (and what :meth:`Game.from_dict` raises for a malformed dict).
+        ValueError: another config, a finished game (and what :meth:`Game.from_dict` raises); each message
+            names ``name``.
+    """
+    if isinstance(position, Game):
+        position = position.to_dict()
+    if not isinstance(position, dict):
+        raise TypeError(f"{name} must be a Game.to_dict() dict (or a Game), got {type(position).__name__}")
+    game = Game.from_dict(position)
+    if game.config != config:
+        raise ValueError(f"{name} has config {game.config.to_dict()}, but this environment plays "
+                         f"{config.to_dict()}; make the environment with that config")
+    if game.game_over:
+        raise ValueError(f"{name} is a finished game; give a position that is still being played")
+    return game
+
+
 class _PlayLog:
     """The play keys applied in one game of the environment, and how many of them its :class:`Game`
     (``raw_env.game``, built on demand) has applied so far."""
@@ -170,9 +208,9 @@ class raw_env(AECEnv):
 
     Attributes:
         game: the engine :class:`Game` of the current episode (``None`` before ``reset()``); read-only by
-            convention. It is built from the episode's seed on first access and, from then on, applies
-            every play the environment applies (a reference kept across steps, and the lists taken from
-            it, stay live), so steps then cost what the Python engine costs.
+            convention. It is built from the episode's seed (or starting position) on first access and,
+            from then on, applies every play the environment applies (a reference kept across steps, and
+            the lists taken from it, stay live), so steps then cost what the Python engine costs.
         decision: the pending :class:`~seers_env.actions.Decision` of ``agent_selection`` (the completed
             one once the game is over; ``None`` before ``reset()``), built on first access.
 
@@ -223,14 +261,17 @@ class raw_env(AECEnv):
         self._dec = np.zeros((1, vector_core.N_DEC), np.int64)
         self._obs = np.zeros((1, OBS_DIM), np.float32)  # the acting agent's observation (copied out)
         self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # its action mask (read-only, in infos)
+        self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # everyone else's
         self._buf = np.empty(N_CARD_IDS + 160, np.int64)
         self._tmp = np.empty(N_CARD_IDS, np.int64)
         self._widen = np.zeros(1, np.int64)
         self._acting: str | None = None  # the agent whose observation and mask those are
         self._dec_seat = 0  # the seat of the decision in the rows
-        self._info_agent: str | None = None
-        # the episode's seed and plays, for the Game and Decision objects built on demand
+        self._winners: list[int] = []  # once the game is over
+        self._illegal: dict[str, int] = {}  # the offender's illegal action, once it ended the game
+        # the episode's seed (or starting position) and plays, for the Game and Decision built on demand
         self._game_seed = 0
+        self._start: dict | None = None  # Game.to_dict() of the position reset() started from
         self._log: _PlayLog | None = None
         self._game: Game | None = None
         self._decision: Decision | None = None
@@ -255,8 +296,9 @@ class raw_env(AECEnv):
         if self._log is None:
             return None
         g = self._game
-        if g is None:  # first access this episode: deal from the seed and replay the plays so far
-            g = self._game = Game(self.config, seed=self._game_seed)
+        if g is None:  # first access this episode: deal from the seed (or restore the position), replay
+            g = self._game = (Game(self.config, seed=self._game_seed) if self._start is None
+                              else Game.from_dict(self._start))
             self._log.applied = 0
             self._log.catch_up(g)
         return g
@@ -290,26 +332,39 @@ class raw_env(AECEnv):
         """Unpickling: the masks of ``infos`` are read-only again (pickle does not keep the flag)."""
         self.__dict__.update(st)
         _read_only(self._mask)
+        _read_only(self._zero_mask)
         for info in getattr(self, "infos", {}).values():
             if isinstance(info.get("action_mask"), np.ndarray):
                 _read_only(info["action_mask"])
 
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new game. ``seed`` seeds the environment's generator (and so every later game); it also
-        deals new games after ``close()``.
+        """Deal a new game, or start from ``options["game"]`` (module docstring). ``seed`` seeds the
+        environment's generator (and so every later deal); reset also deals new games after ``close()``.
 
         Raises:
-            ValueError: a negative or non-integer seed (nothing changes).
+            ValueError: a negative or non-integer seed; a ``game`` option with another config or already
+                over (and what :meth:`Game.from_dict` raises for a malformed one). TypeError: ``options`` is
+                not a dict, or its ``game`` is neither a dict nor a Game. Nothing changes on an error.
         """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        position = (options or {}).get("game")
+        start = None if position is None else game_from_option(position, self.config, "options['game']")
+        if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._closed = False
-        self._game_seed = int(self._rng.integers(2**63 - 1))
         k = self._kernel
-        k.new_game(0, self._game_seed)  # dealt as Game(config, seed) deals it
+        if start is None:
+            self._game_seed = int(self._rng.integers(2**63 - 1))
+            self._start = None
+            k.new_game(0, self._game_seed)  # dealt as Game(config, seed) deals it
+        else:
+            self._start = start.to_dict()
+            k.load_game(0, start)
         self._log = _PlayLog()
         self._game = None
         self.agents = list(self.possible_agents)
@@ -317,8 +372,8 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._info_agent = None
+        self._winners = []
+        self._illegal = {}
         masks = np.empty((1, N_ACTIONS), np.int8)
         if vector_core.start_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
                                  self._obs, masks, self._widen, self._buf):
@@ -348,13 +403,22 @@ class raw_env(AECEnv):
         """``agent`` acts next, with the action mask in ``masks[0]``: its info holds that mask, read-only."""
         self.agent_selection = agent
         self._acting = agent
-        prev = self._info_agent
-        if prev in self.infos:
-            self.infos[prev] = {}
-        self._info_agent = agent
         mask = self._mask = masks[0]
         mask.flags.writeable = False
-        self.infos[agent] = {"action_mask": mask, "stage": int(self._dec[0, vector_core.D_STAGE])}
+        self._set_infos()
+
+    def _set_infos(self) -> None:
+        """Every agent's info, with the same keys (:data:`INFO_KEYS`) at every step."""
+        sc = self._kernel.scal[0]
+        acting = self._acting
+        stage = -1 if acting is None else int(self._dec[0, vector_core.D_STAGE])
+        rnd = int(sc[S_ROUND])
+        totals = sc[S_TOTALS:S_TOTALS + self.config.n_players].tolist()
+        winners_, illegal, zero = self._winners, self._illegal, self._zero_mask
+        self.infos = {a: {"action_mask": self._mask if a == acting else zero, "stage": stage if a == acting else -1,
+                          "round": rnd, "totals": list(totals), "winners": list(winners_),
+                          "illegal_action": illegal.get(a, -1)}
+                      for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
@@ -396,7 +460,8 @@ class raw_env(AECEnv):
             self._require_reset("last")
         agent = self.agent_selection
         obs = self.observe(agent) if observe else None
-        info = {k: v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v) for k, v in self.infos[agent].items()}
+        info = {k: list(v) if type(v) is list else v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v)
+                for k, v in self.infos[agent].items()}  # the info lists hold ints
         return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
@@ -488,10 +553,10 @@ class raw_env(AECEnv):
             for i, x in enumerate(self.possible_agents):
                 self.rewards[x] = (n + 1 - 2 * places[i]) / (n - 1)
         self._acting = None
+        self._mask = self._zero_mask
+        self._winners = winners(totals, last_round)
         self.terminations = {x: True for x in self.agents}
-        for x in self.agents:
-            self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8)),
-                             "totals": list(totals), "winners": winners(totals, last_round)}
+        self._set_infos()
 
     def _end_for_illegal(self, agent: str, action: int) -> None:
         """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
@@ -500,9 +565,9 @@ class raw_env(AECEnv):
         self.rewards[agent] = -1.0
         self.terminations = {x: True for x in self.agents}
         self._acting = None
-        for x in self.agents:
-            self.infos[x] = {"action_mask": _read_only(np.zeros(N_ACTIONS, dtype=np.int8))}
-        self.infos[agent]["illegal_action"] = action
+        self._mask = self._zero_mask
+        self._illegal = {agent: action}
+        self._set_infos()
         self._accumulate_rewards()
 
     # --- rendering --------------------------------------------------------------------------------
@@ -602,17 +667,8 @@ def env(**config: Any) -> AECEnv:
     return _OrderEnforcingWrapper(raw_env(**config))
 
 
-def _register() -> None:
-    """Add ``seers/seers_catalog_v0`` to PettingZoo's AEC registry when the installed version has one."""
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # older PettingZoo: no registry
-        return
-    if "seers/seers_catalog_v0" not in aec_registry:
-        register("aec", "seers/seers_catalog_v0", entry_point="seers_env.seers_catalog_v0:env")
+#: The PettingZoo registry id (``import seers_env`` registers it: :mod:`seers_env.registration`).
+ENV_ID = "seers/seers_catalog-v0"
 
-
-_register()
-
-__all__ = ["ILLEGAL_ACTION_MODES", "IllegalActionError", "REWARD_MODES", "ResetNeeded", "check_action", "env",
-           "raw_env", "reset_needed"]
+__all__ = ["ENV_ID", "ILLEGAL_ACTION_MODES", "INFO_KEYS", "IllegalActionError", "REWARD_MODES", "ResetNeeded",
+           "check_action", "env", "game_from_option", "raw_env", "reset_needed"]

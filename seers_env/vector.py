@@ -2,20 +2,42 @@
 
 :class:`SeersVectorEnv` holds ``num_envs`` games of the AEC environment (:mod:`seers_env.seers_catalog_v0`)
 and steps them with one action each, on the compiled game kernel (:mod:`seers_env.engine.kernel`, with the
-decisions, masks and observations of :mod:`seers_env.vector_core`). It follows Gymnasium's vector API (``gymnasium.vector.VectorEnv``:
-``reset(seed) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations, infos)``,
-arrays stacked along a first axis of length ``num_envs``, dict infos of arrays) with
-the turn-based twist of PettingZoo's AEC games: each row is the decision of the seat to act in that game
-(``infos["seat"]``), and rewards are given to every seat.
+decisions, masks and observations of :mod:`seers_env.vector_core`). It is a ``gymnasium.vector.VectorEnv``
+(``reset(seed, options) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations,
+infos)``, arrays stacked along a first axis of length ``num_envs``, dict infos of arrays with their ``_key``
+masks), so Gymnasium's vector wrappers (``gymnasium.wrappers.vector``: ``RecordEpisodeStatistics``,
+``DictInfoToList``, ``TransformReward``, ``TransformAction`` ...) take it, with the turn-based twist of
+PettingZoo's AEC games: each row is the decision of the seat to act in that game (``infos["seat"]``).
+Gymnasium 1.2's observation wrappers (``TransformObservation``, ``FilterObservation`` ...) accept only
+``NEXT_STEP`` or ``DISABLED`` autoreset and refuse this env (an ``AssertionError``), and its
+``RecordEpisodeStatistics`` counts a ``SAME_STEP`` env's episodes after the first one step short (fixed
+upstream, Gymnasium pull request 1624).
 
+* spaces: ``single_observation_space`` is the AEC env's (``Dict(observation=Box(-50, 50, (OBS_DIM,)),
+  action_mask=Box(0, 1, (N_ACTIONS,), int8))``), ``single_action_space`` ``Discrete(N_ACTIONS)``;
+  ``observation_space`` and ``action_space`` are their batches (``gymnasium.vector.utils.batch_space``);
 * observations: ``{"observation": float32 (N, OBS_DIM), "action_mask": int8 (N, N_ACTIONS)}``, the stacked
-  observation of the acting seat of each game (the AEC env's observation space, stacked);
-* rewards: float32 ``(N, n_players)`` by absolute seat, as the AEC env gives them (``reward_mode``
-  ``"score"``: round scores when a round ends; ``"win"``: placement reward when the game ends);
+  observation of the acting seat of each game;
+* rewards: float32 ``(N,)``, the reward of the seat that acted in that row (the ``infos["seat"]`` of the
+  previous step), as the AEC env gives it (``reward_mode`` ``"score"``: its round score when a round
+  ends; ``"win"``: its placement reward when the game ends). Every seat's reward of the step is in
+  ``infos["rewards"]``, float32 ``(N, n_players)`` by absolute seat (a round's end scores all seats, not
+  only the one that acted);
 * terminations: bool ``(N,)``, true when that game ended with this step; truncations: always false;
-* autoreset in the same step: a game that ends is replaced at once by the next game of its slot, so the
-  returned row is the first decision of the new game; ``infos["totals"]`` (int64 ``(N, n_players)``) holds
-  the final totals of the games that ended (zeros elsewhere).
+* autoreset in the same step (``metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP``):
+  a game that ends is replaced at once by the next game of its slot, so the returned row is the first
+  decision of the new game. Games only terminate (never truncate), so no final observation is given;
+* infos: the same keys at reset and at every step, each with its ``_key`` mask (all true: every slot has
+  every key), as Gymnasium's vector envs build them: ``seat`` (int64 ``(N,)``, the seat to act now),
+  ``rewards`` (above; zeros at reset) and ``totals`` (int64 ``(N, n_players)``, the final totals of the
+  games that ended with this step, zeros elsewhere).
+
+**Positions.** ``reset(options={"games": {slot: Game.to_dict(), ...}})`` (or a list of ``num_envs`` dicts
+and ``None``\\ s) starts those slots from the given positions (saved or hand-made games of this config,
+not over; a :class:`~seers_env.game.Game` is copied), through
+:meth:`KernelGames.load_game <seers_env.engine.kernel.KernelGames.load_game>`: each plays on exactly as
+``Game.from_dict`` of its dict would. The position takes the place of the slot's first game: the slot's
+later games are those it plays after its first game without the option. Other option keys are ignored.
 
 **Seeds.** ``reset(seed=s)`` gives slot ``i`` the seed :func:`slot_seed(s, i) <slot_seed>`, child ``i`` of
 ``numpy.random.SeedSequence(s).spawn(num_envs)`` (:mod:`seers_env.seeding`), so two different seeds share no
@@ -42,19 +64,24 @@ applied to the game, so it does not narrow the list), but :meth:`~SeersVectorEnv
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from . import features, play_eval, seeding, vector_core, vector_features
 from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
-from .engine.game import GameConfig
+from .engine.game import Game, GameConfig
 from .engine.kernel import N_CARD_IDS, S_CURRENT, S_OVER, S_PENDING_READY, KernelGames
 from .observation import OBS_DIM
-from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, reset_needed
+from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, game_from_option, reset_needed
+
+#: The keys of the vector env's infos (each with its ``_key`` mask), at reset and at every step.
+INFO_KEYS = ("seat", "rewards", "totals")
 
 assert (vector_features.STATE_DIM, vector_features.HISTORY_LEN, vector_features.HISTORY_ENTRY) == \
     (features.STATE_DIM, features.HISTORY_LEN, features.HISTORY_ENTRY)
@@ -136,8 +163,9 @@ def slot_seed(seed: int, i: int) -> int:
     return seeding.child_seed(seed, i)
 
 
-class SeersVectorEnv:
-    """``num_envs`` Seers Catalog games stepped together (see the module docstring).
+class SeersVectorEnv(VectorEnv):
+    """``num_envs`` Seers Catalog games stepped together, a ``gymnasium.vector.VectorEnv`` (see the module
+    docstring).
 
     The games run on the compiled game kernel (:mod:`seers_env.engine.kernel`); decisions, masks and
     observations are built in compiled code too (:mod:`seers_env.vector_core`), so a step is one compiled
@@ -162,7 +190,7 @@ class SeersVectorEnv:
         ValueError: ``num_envs < 1``, an unknown reward mode or a bad game configuration.
     """
 
-    metadata = {"name": "seers_catalog_v0_vector", "autoreset_mode": "SameStep"}
+    metadata = {"name": "seers_catalog_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int, n_players: int = 4, n_rounds: int = 4,
                  artifact_deck: Sequence[str] | None = DEFAULT_ARTIFACT_DECK, reward_mode: str = "score",
@@ -182,14 +210,12 @@ class SeersVectorEnv:
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
         })
         self.single_action_space = spaces.Discrete(N_ACTIONS)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (self.num_envs, OBS_DIM), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_envs, N_ACTIONS), np.int8),
-        })
-        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, N_ACTIONS))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)  # MultiDiscrete
         n = self.num_envs
         self.kernel: KernelGames | None = None
-        self._closed = False
+        self.closed = False  # Gymnasium's flag: close() was called (and no reset() since)
+        self._all_true = np.ones(n, bool)
         # pending decisions (seers_env.vector_core): legal play keys, candidates, stage and chosen codes
         self._keys = np.zeros((n, 1024), np.int64)
         self._cands = np.zeros((n, 1024), np.int32)
@@ -214,29 +240,67 @@ class SeersVectorEnv:
             seed: an integer ``s``: slot ``i`` is seeded with :func:`slot_seed(s, i) <slot_seed>` (module
                 docstring); a sequence of ``num_envs`` seeds (integers >= 0, or None): slot ``i`` with
                 ``seed[i]``, exactly as ``raw_env().reset(seed=seed[i])``; None: fresh entropy.
-            options: ignored (Gymnasium's signature).
+            options: ``{"games": {slot: Game.to_dict(), ...}}`` or ``{"games": [dict or None] * num_envs}``:
+                start those slots from positions (module docstring); other keys are ignored.
 
         Returns:
-            ``(observations, infos)``; infos: ``{"seat": int64 (N,)}``.
+            ``(observations, infos)``; infos: :data:`INFO_KEYS` with their ``_key`` masks (module docstring).
 
         Raises:
-            ValueError: a negative or non-integer seed, or a sequence of the wrong length (nothing changes).
+            ValueError: a negative or non-integer seed, or a sequence of the wrong length; a position of
+                another config or already over, or a slot out of range. TypeError: ``options`` is not a
+                dict, or ``games`` not a dict or list of positions. Nothing changes on any error.
         """
         seeds = self._slot_seed_list(seed)
+        starts = self._positions(options)
         fresh = np.random.SeedSequence().spawn(self.num_envs) if any(s is None for s in seeds) else []
         rngs = [np.random.default_rng(fresh[i] if s is None else s) for i, s in enumerate(seeds)]
         k = self.kernel = KernelGames(self.num_envs, self.config)
-        self._closed = False
+        self.closed = False
         self._plays = None
         self._fresh_outputs()
         for i, rng in enumerate(rngs):
             k.slot_rngs[i] = rng
-            # as raw_env.reset(): each game's seed is drawn from the slot's generator
-            k.new_game(i, int(rng.integers(2**63 - 1)))
+            # as raw_env.reset(): each game's seed is drawn from the slot's generator (a position takes
+            # the place of that first game)
+            game_seed = int(rng.integers(2**63 - 1))
+            if starts[i] is None:
+                k.new_game(i, game_seed)
+            else:
+                k.load_game(i, starts[i])
         if vector_core.start_all_folded(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
                                  self._obs, self._masks, self._widen, self._buf):
             self._widen_rows()
-        return self._observations(), {"seat": self._seats()}
+        self._rewards[:] = 0.0
+        self._totals[:] = 0
+        return self._observations(), self._infos()
+
+    def _positions(self, options: Any) -> list[Game | None]:
+        """Each slot's starting position of ``options["games"]`` (None: deal), checked (:meth:`reset`)."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        games = (options or {}).get("games")
+        starts: list[Game | None] = [None] * self.num_envs
+        if games is None:
+            return starts
+        if isinstance(games, Mapping):
+            items = list(games.items())
+        elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
+            if len(games) != self.num_envs:
+                raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
+                                 f"per slot ({self.num_envs}), None where a slot is dealt")
+            items = list(enumerate(games))
+        else:
+            raise TypeError(f"options['games'] must be a dict {{slot: Game.to_dict()}} or a list of "
+                            f"{self.num_envs} positions (None to deal), got {type(games).__name__}")
+        for slot, position in items:
+            if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)):
+                raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {self.num_envs - 1}")
+            if not 0 <= slot < self.num_envs:
+                raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {self.num_envs - 1}")
+            if position is not None:
+                starts[int(slot)] = game_from_option(position, self.config, f"options['games'][{slot}]")
+        return starts
 
     def slot_seeds(self, seed: int) -> list[int]:
         """The seed of each slot after ``reset(seed=seed)``: ``[slot_seed(seed, i) for i in range(num_envs)]``;
@@ -297,8 +361,9 @@ class SeersVectorEnv:
             actions: int array-like of shape ``(num_envs,)``, each allowed by its row's action mask.
 
         Returns:
-            ``(observations, rewards float32 (N, n_players), terminations bool (N,), truncations bool (N,),
-            infos)``; infos: ``{"seat": int64 (N,), "totals": int64 (N, n_players)}``.
+            ``(observations, rewards float32 (N,), terminations bool (N,), truncations bool (N,), infos)``:
+            each row's reward is that of the seat that acted; infos: :data:`INFO_KEYS` with their ``_key``
+            masks, every seat's reward in ``infos["rewards"]`` (module docstring).
 
         Raises:
             ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
@@ -327,18 +392,28 @@ class SeersVectorEnv:
         step = vector_core.step_all_parallel if self.parallel else vector_core.step_all
         self._fresh_outputs()
         self._plays = None
+        acted = self._seats()
         if step(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec, a,
                 self._obs, self._masks, self._rewards, self._terms, self._totals, self.reward_mode == "win",
                 self._widen):
             self._widen_rows()
-        return self._after_step()
+        return self._after_step(acted)
 
-    def _after_step(self) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def _after_step(self, acted: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The step's results; ``acted``: the seat that acted in each row."""
         k = self.kernel
         for i in np.flatnonzero(k.scal[:, S_PENDING_READY] == 0).tolist():
             k.refill(i)  # deal the next round (or game) ahead, in Python
-        return (self._observations(), self._rewards.copy(), self._terms.copy(), np.zeros(self.num_envs, bool),
-                {"seat": self._seats(), "totals": self._totals.copy()})
+        rewards = self._rewards[np.arange(self.num_envs), acted]  # a new array
+        return (self._observations(), rewards, self._terms.copy(), np.zeros(self.num_envs, bool), self._infos())
+
+    def _infos(self) -> dict[str, np.ndarray]:
+        """:data:`INFO_KEYS` (new arrays) with their ``_key`` masks (every slot has every key)."""
+        infos: dict[str, np.ndarray] = {"seat": self._seats(), "rewards": self._rewards.copy(),
+                                        "totals": self._totals.copy()}
+        for key in INFO_KEYS:
+            infos[f"_{key}"] = self._all_true.copy()
+        return infos
 
     # --- play level ---------------------------------------------------------------------------------
     def play_features(self, heuristic_prior: bool = True, hidden: bool = True) -> PlayFeatures:
@@ -370,8 +445,9 @@ class SeersVectorEnv:
             indices: int array-like ``(num_envs,)``, ``0 <= indices[i] < number of legal plays of game i``.
 
         Returns:
-            What :meth:`step` returns, with the same conventions: ``(observations, rewards float32
-            (N, n_players), terminations bool (N,), truncations bool (N,), infos)``; a game that ends is
+            What :meth:`step` returns, with the same conventions: ``(observations, rewards float32 (N,) of
+            the seat that acted, terminations bool (N,), truncations bool (N,), infos)`` (every seat's
+            rewards in ``infos["rewards"]``, float32 ``(N, n_players)``); a game that ends is
             replaced by its slot's next game in the same step; the observations and masks are those of the
             next catalogue decisions (so :meth:`step` may follow).
 
@@ -408,11 +484,12 @@ class SeersVectorEnv:
         chosen = keys[offsets[:-1] + a.astype(np.int64)]
         self._fresh_outputs()
         self._plays = None
+        acted = self._seats()
         if vector_core.step_plays_all(k.cards, k.scal, k.scores, self._keys, self._nkeys, self._cands, self._dec,
                                       chosen, self._obs, self._masks, self._rewards, self._terms, self._totals,
                                       self.reward_mode == "win", self._widen):
             self._widen_rows()
-        return self._after_step()
+        return self._after_step(acted)
 
     def action_masks(self) -> np.ndarray:
         """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array, built from the pending
@@ -426,19 +503,19 @@ class SeersVectorEnv:
         vector_core.write_masks(self.kernel.scal, self._keys, self._cands, self._dec, masks)
         return masks
 
-    def close(self) -> None:
-        """Release the games; every method but :meth:`reset` then raises
+    def close(self, **kwargs: Any) -> None:
+        """Release the games (``closed`` is then true); every method but :meth:`reset` then raises
         :class:`~seers_env.seers_catalog_v0.ResetNeeded` until ``reset()`` deals new ones. Closing twice
         does nothing more."""
         self.kernel = None
         self._plays = None
-        self._closed = True
+        self.closed = True
 
     def _check_open(self, name: str) -> None:
         """:class:`~seers_env.seers_catalog_v0.ResetNeeded` naming ``name`` unless games are dealt
         (``reset()`` called, no ``close()`` since)."""
         if self.kernel is None:
-            raise reset_needed(name, self._closed)
+            raise reset_needed(name, self.closed)
 
 
-__all__ = ["PlayFeatures", "SeersVectorEnv", "kernel_play_features", "slot_seed"]
+__all__ = ["INFO_KEYS", "PlayFeatures", "SeersVectorEnv", "kernel_play_features", "slot_seed"]

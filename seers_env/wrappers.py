@@ -15,10 +15,13 @@ from gymnasium import spaces
 
 from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
-from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, raw_env, reset_needed
+from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, game_from_option, raw_env, reset_needed
 from .observation import OBS_DIM
 from .plays import Play
 from .view import SeatView
+
+#: The keys of every info of :class:`SingleAgentSeersEnv`, at every step.
+INFO_KEYS = ("action_mask", "seat", "stage", "round", "totals", "winners", "illegal_action")
 
 #: ``policy(observation float32 (OBS_DIM,), action_mask int8 (N_ACTIONS,)) -> action id``
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -75,9 +78,20 @@ class SingleAgentSeersEnv(gym.Env):
     since its previous decision (``"score"``: each round's score at the round's end, so an episode's
     rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.seers_catalog_v0`).
     An action outside :meth:`action_masks` ends the episode with reward -1 and
-    ``info["illegal_action"]``. Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and
-    ``render`` raise :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a
-    ``RuntimeError``); so does ``step`` once the episode has ended.
+    ``info["illegal_action"]``.
+
+    Infos have the same keys at every step (:data:`INFO_KEYS`): ``action_mask`` (int8, zeros once done),
+    ``seat`` (the learner's), ``stage`` (the learner's pending decision stage, -1 once done), ``round``,
+    ``totals`` (per seat, completed rounds), ``winners`` (``[]`` until the game ends) and
+    ``illegal_action`` (-1, or the learner's illegal action that ended the episode).
+
+    ``reset(options={"game": Game.to_dict()})`` starts the episode from that position (a saved or
+    hand-made game of this config, not over; a :class:`~seers_env.game.Game` is copied), as the AEC
+    environment does; the opponents then play up to the learner's first decision.
+
+    Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and ``render`` raise
+    :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a ``RuntimeError``); so
+    does ``step`` once the episode has ended.
 
     Raises:
         ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that has
@@ -132,17 +146,24 @@ class SingleAgentSeersEnv(gym.Env):
 
     # --- Gymnasium API ----------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """Deal a new game and play the opponents up to the learner's first decision.
+        """Deal a new game (or start from ``options["game"]``, class docstring) and play the opponents up
+        to the learner's first decision.
 
         Returns:
             ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
 
         Raises:
             gymnasium.error.Error: a negative or non-integer seed (Gymnasium's seeding refuses it).
+            TypeError / ValueError: a bad ``options`` or ``game`` option (as the AEC environment's
+                ``reset``); nothing changes then.
         """
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        position = (options or {}).get("game")
+        start = None if position is None else game_from_option(position, self.aec.config, "options['game']")
         super().reset(seed=seed)
         rng = self.np_random
-        self.aec.reset(seed=int(rng.integers(2**63 - 1)))
+        self.aec.reset(seed=int(rng.integers(2**63 - 1)), options=None if start is None else {"game": start})
         n = self.n_players
         self.seat = int(rng.integers(n)) if self.learner_seat == "random" else int(self.learner_seat)
         opps = self.opponents
@@ -262,13 +283,11 @@ class SingleAgentSeersEnv(gym.Env):
         return self.aec.observe(self.aec.possible_agents[self.seat])["observation"]
 
     def _info(self) -> dict:
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
-        aec = self.aec
-        ended = aec.infos[aec.agent_selection]  # the AEC's game-end info (every agent has it)
-        if "totals" in ended:
-            info["totals"] = list(ended["totals"])
-            info["winners"] = list(ended["winners"])
-        return info
+        """The info of :data:`INFO_KEYS`, from the learner's AEC info (new lists)."""
+        mine = self.aec.infos[self.aec.possible_agents[self.seat]]
+        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat,
+                "stage": -1 if self._done else mine["stage"], "round": mine["round"],
+                "totals": list(mine["totals"]), "winners": list(mine["winners"]), "illegal_action": -1}
 
 
-__all__ = ["ActsOnView", "Policy", "SingleAgentSeersEnv", "UniformRandomOpponent"]
+__all__ = ["INFO_KEYS", "ActsOnView", "Policy", "SingleAgentSeersEnv", "UniformRandomOpponent"]

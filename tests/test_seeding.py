@@ -79,10 +79,10 @@ def test_slot_seed_reproduces_each_slot_as_a_raw_env_game(seed):
             np.testing.assert_array_equal(obs["observation"][i], o["observation"])
             np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
         actions = random_legal_actions(obs["action_mask"], rng.random(n_envs))
-        obs, rewards, term, _, _ = venv.step(actions)
+        obs, rewards, term, _, infos = venv.step(actions)
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
-            np.testing.assert_array_equal(rewards[i], [e.rewards[a] for a in e.possible_agents])
+            np.testing.assert_array_equal(infos["rewards"][i], [e.rewards[a] for a in e.possible_agents])
             if term[i]:
                 assert all(e.terminations.values())
                 ended += 1

@@ -34,12 +34,15 @@ def test_vector_env_matches_aec_envs_one_by_one(n_players, reward_mode):
             np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
             legal = np.flatnonzero(o["action_mask"])
             actions.append(int(legal[int(rng.integers(len(legal)))]))
+        acted = infos["seat"].copy()
         obs, rewards, term, trunc, infos = venv.step(np.array(actions))
-        assert rewards.shape == (n_envs, n_players) and not trunc.any()
+        # Gymnasium's (N,) rewards: the acting seat's; every seat's in infos["rewards"]
+        assert rewards.shape == (n_envs,) and infos["rewards"].shape == (n_envs, n_players) and not trunc.any()
         for i, e in enumerate(envs):
             e.step(actions[i])
             want = [e.rewards[a] for a in e.possible_agents]
-            np.testing.assert_allclose(rewards[i], want)
+            np.testing.assert_allclose(infos["rewards"][i], want)
+            assert rewards[i] == want[acted[i]]
             done = all(e.terminations.values())
             assert term[i] == done
             if done:

@@ -54,10 +54,13 @@ def test_vector_env_matches_aec_envs_over_whole_games(n_players, reward_mode):
             later_stages += e.decision.stage > 0
             legal = np.flatnonzero(o["action_mask"])
             actions.append(int(legal[int(rng.integers(len(legal)))]))
+        acted = infos["seat"].copy()
         obs, rewards, term, _, infos = venv.step(np.array(actions))
         for i, e in enumerate(envs):
             e.step(actions[i])
-            np.testing.assert_allclose(rewards[i], [e.rewards[a] for a in e.possible_agents])
+            want = [e.rewards[a] for a in e.possible_agents]  # every seat's: infos["rewards"]
+            np.testing.assert_allclose(infos["rewards"][i], want)
+            assert rewards[i] == want[acted[i]]  # Gymnasium's (N,) rewards: the acting seat's
             done = all(e.terminations.values())
             assert term[i] == done
             if done:
@@ -92,6 +95,7 @@ def test_parallel_stepping_gives_the_same_results():
         np.testing.assert_array_equal(ra, rb)
         np.testing.assert_array_equal(ta, tb)
         np.testing.assert_array_equal(ia["totals"], ib["totals"])
+        np.testing.assert_array_equal(ia["rewards"], ib["rewards"])
 
 
 def test_vector_env_without_artifacts_matches_aec_env():
@@ -107,10 +111,10 @@ def test_vector_env_without_artifacts_matches_aec_env():
             np.testing.assert_array_equal(obs["observation"][i], o["observation"])
             np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
         actions = random_legal_actions(obs["action_mask"], rng.random(2))
-        obs, rewards, term, _, _ = venv.step(actions)
+        obs, rewards, term, _, infos = venv.step(actions)
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
-            np.testing.assert_allclose(rewards[i], [e.rewards[a] for a in e.possible_agents])
+            np.testing.assert_allclose(infos["rewards"][i], [e.rewards[a] for a in e.possible_agents])
             if all(e.terminations.values()):
                 assert term[i]
                 e.reset()

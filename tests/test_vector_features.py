@@ -129,27 +129,32 @@ def test_step_plays_follows_game_apply_with_step_conventions(n_players, reward_m
             idx.append(_play_index(rng, legal))
         keys = feats.keys.copy()
         feats.keys[:] = 0  # the caller's copy: the env kept its own
+        acted = infos["seat"].copy()
         obs, rewards, term, trunc, infos = venv.step_plays(np.array(idx))
+        # Gymnasium's (N,) rewards: the acting seat's; every seat's in infos["rewards"]
+        assert rewards.shape == (n_envs,) and infos["rewards"].shape == (n_envs, n_players)
+        np.testing.assert_array_equal(rewards, infos["rewards"][np.arange(n_envs), acted])
         # the same plays through catalogue actions (step) give the same step results
         for i, t in enumerate(twins):
             t_obs, t_rewards, t_term, _, t_infos = _play_by_actions(t, int(keys[feats.offsets[i] + idx[i]]))
             np.testing.assert_array_equal(obs["observation"][i], t_obs["observation"][0])
             np.testing.assert_array_equal(obs["action_mask"][i], t_obs["action_mask"][0])
             np.testing.assert_array_equal(rewards[i], t_rewards[0])
+            np.testing.assert_array_equal(infos["rewards"][i], t_infos["rewards"][0])
             assert term[i] == t_term[0] and infos["seat"][i] == t_infos["seat"][0]
             np.testing.assert_array_equal(infos["totals"][i], t_infos["totals"][0])
         assert not trunc.any()
         for i, game in enumerate(games):
             result = game.apply(game.legal_plays()[idx[i]])
             if reward_mode == "score" and result.round_scores is not None:
-                assert rewards[i].tolist() == list(result.round_scores)
+                assert infos["rewards"][i].tolist() == list(result.round_scores)
             assert term[i] == game.game_over
             if game.game_over:
                 ended += 1
                 assert infos["totals"][i].tolist() == list(game.totals)
                 games[i] = Game(config, seed=int(slot_rngs[i].integers(2**63 - 1)))  # autoreset
             else:
-                assert not rewards[i].any() or result.round_scores is not None
+                assert not infos["rewards"][i].any() or result.round_scores is not None
     assert ended >= 2
 
 

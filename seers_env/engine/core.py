@@ -95,6 +95,40 @@ def unpack(key: int) -> tuple:
             (key >> 59 & 7) - 1, run_suit, key >> 22 & 1, modified, (key >> 30 & 7) - 1, wild_values)
 
 
+def repack(fields) -> int:
+    """The play key of a play's 13 :class:`~seers_env.plays.Play` fields (a ``Play`` itself will do): the
+    inverse of :func:`unpack` (plain Python), for plays logged by a :class:`~seers_env.game.Game`.
+
+    Raises:
+        ValueError: the fields are not a play of the engine's (e.g. a modified card missing from the cards).
+    """
+    (kind, meld_type, size, rank, cards, wilds, artifact, target, run_suit, effect_used, modified, modifier,
+     wild_values) = fields
+    rest = list(cards)
+    if modified >= 0:
+        if modified not in rest:
+            raise ValueError(f"modified card {modified} is not among the play's cards {list(cards)}")
+        rest.remove(modified)
+    naturals = extra = 0
+    if meld_type == RUN:  # naturals: the value bits in run_suit; extra: the wilds' value bits
+        for c in rest:
+            naturals |= 1 << c % N_VALUES
+        for v in wild_values:
+            extra |= 1 << v - MIN_VALUE
+    elif meld_type:  # a group: naturals the suit bits, extra the value the group counts as
+        for c in rest:
+            naturals |= 1 << c // N_VALUES
+        if rest:
+            extra = rest[0] % N_VALUES + MIN_VALUE
+        elif wild_values:
+            extra = wild_values[0]
+        elif modified >= 0:  # a Cauldron Single: the card counted as its value +/- 1
+            extra = modified % N_VALUES + MIN_VALUE + modifier
+    return (meld_type | size << 2 | rank << 6 | wilds << 13 | (artifact + 1) << 16 | (run_suit + 1) << 19
+            | effect_used << 22 | (modified + 1) << 23 | (modifier + 1) << 30 | naturals << 33 | extra << 45
+            | kind << 57 | (target + 1) << 59)
+
+
 @njit(cache=True, inline="always")
 def _popcount(x):
     n = 0

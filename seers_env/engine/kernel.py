@@ -28,6 +28,9 @@ as :class:`Game` does, and :func:`put_pending_deal` writes it (compiled). The ne
 drawn *ahead* into the ``PENDING`` planes, so that a compiled loop can end a round and go on; the caller
 refills it between compiled calls (:meth:`KernelGames.refill`).
 
+**Positions**: :meth:`KernelGames.load_game` puts a :class:`~seers_env.engine.game.Game`'s position (a saved
+or hand-made one, ``Game.from_dict``) in a slot, which then plays on as that game would.
+
 Rules implemented here: passing, leading and the lead-pass ruling (section 3), melds and tricks (3),
 the Bonus through :func:`~seers_env.engine.core.legal_keys` (4), scoring (5), Rod of Reincarnation and
 Gift of Fate (6), with the rulings of :mod:`seers_env.engine.rulings`.
@@ -43,8 +46,9 @@ from . import core
 from .artifacts import GIFT, ROD
 from .cards import ARTIFACTS_PER_PLAYER, FIRST_ARTIFACT, MIN_VALUE, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, \
     SUITED_PER_PLAYER, WILD, WILDS_PER_PLAYER
-from .game import Deal, GameConfig, draw_deal_arrays
+from .game import Deal, Game, GameConfig, draw_deal_arrays
 from .jit import njit
+from .plays import Play
 from .scoring import BONUS_MAX_CARDS
 
 # the fixed behaviours this kernel implements (see rulings.py); changing one means changing this module
@@ -513,6 +517,62 @@ class KernelGames:
         self.rngs[i] = rng if rng is not None else np.random.default_rng(seed)
         self._draw_pending(i, True)
         install_pending(self.cards, self.scal, self.scores, i)
+        self.refill(i)
+
+    def load_game(self, i: int, game: Game) -> None:
+        """Put ``game``'s position in slot ``i`` (a saved or hand-made game, ``Game.from_dict``): hands,
+        public cards, trick, scores, the seat to act, the round's play history (from ``game.events``
+        since its last deal) and a copy of its generator, from which the next round is drawn ahead, so
+        the slot plays on exactly as ``game`` would. ``game`` itself is not changed or kept.
+
+        Raises:
+            TypeError: ``game`` is not a :class:`~seers_env.game.Game`.
+            ValueError: ``game`` has another config than this kernel (nothing changes).
+            IndexError, TypeError: a bad slot ``i`` (class docstring).
+        """
+        i = self._slot(i)
+        if not isinstance(game, Game):
+            raise TypeError(f"load_game() takes a Game (Game.from_dict(saved)), got {type(game).__name__}")
+        if game.config != self.config:
+            raise ValueError(f"the game's config {game.config.to_dict()} is not this kernel's "
+                             f"{self.config.to_dict()}")
+        n = self.config.n_players
+        history = []  # (seat, key) of the round's plays: the events since the last deal
+        for ev in game.events:
+            if ev["event"] == "deal":
+                history = []
+            elif ev["event"] == "play":
+                history.append((int(ev["seat"]), core.repack(Play.from_dict(ev["play"]))))
+        cards = np.zeros((N_PLANES, N_CARD_IDS), np.int16)
+        for s in range(n):
+            np.add.at(cards[HAND + s], game.hands[s], 1)
+            np.add.at(cards[PLAYED + s], game.played[s], 1)
+            np.add.at(cards[KNOWN + s], game.known[s], 1)
+        np.add.at(cards[TRICK], game.trick_cards(), 1)
+        np.add.at(cards[DISCARDS], game.discards, 1)
+        np.add.at(cards[HIDDEN], game.hidden, 1)
+        sc = np.zeros(N_SCALARS, np.int64)
+        sc[S_N_PLAYERS], sc[S_N_ROUNDS] = n, self.config.n_rounds
+        sc[S_CURRENT], sc[S_START], sc[S_TOP_SEAT] = game.current, game.start_seer, game.top_seat
+        if game.top is not None:
+            sc[S_TOP_TYPE], sc[S_TOP_SIZE], sc[S_TOP_RANK] = game.top
+        sc[S_LEAD_PASSES], sc[S_ROUND], sc[S_GO_FIRST] = game.lead_passes, game.round, game.go_first_holder
+        sc[S_OVER] = int(game.game_over)
+        sc[S_PASSED:S_PASSED + n] = [int(p) for p in game.passed]
+        sc[[S_SUITS + s for s in game.suits]] = 1
+        sc[S_TOTALS:S_TOTALS + n] = game.totals
+        sc[S_TRICK_WINNER] = -1
+        sc[S_HIST_COUNT] = len(history)
+        for j in range(max(0, len(history) - HISTORY_LEN), len(history)):
+            sc[S_HIST_SEATS + j % HISTORY_LEN], sc[S_HIST_KEYS + j % HISTORY_LEN] = history[j]
+        scores = np.zeros(self.scores.shape[1:], np.int64)
+        for r, row in enumerate(game.round_scores):
+            scores[r, :n] = row
+        self.cards[i], self.scal[i], self.scores[i] = cards, sc, scores
+        state = game.rng.bit_generator.state
+        bit_gen = getattr(np.random, state["bit_generator"])()
+        bit_gen.state = state
+        self.rngs[i] = np.random.Generator(bit_gen)  # a copy: the game's own generator is left alone
         self.refill(i)
 
     def next_game_ahead(self, i: int) -> None:
