@@ -8,9 +8,10 @@ save only warns, and no writable folder means compiling in memory with one warni
 
 The fast tests use a small module, in this process. The end-to-end ones run the environment in child
 processes, each with its own cache folder: a warm cache is built once (from this process's cache when it
-is warm, so usually without compiling) and damaged copies of it are used; two tests compile the engine in
-memory (a read-only install: ``__pycache__`` is a regular file, so even root cannot write it, and ``HOME``
-or ``NUMBA_CACHE_DIR`` lie under a regular file).
+is warm, so usually without compiling) and damaged copies of it are used, damaged in files that a step is
+seen to read (an audit hook on ``open`` in the child, so no file names are hard-coded); two tests compile
+the engine in memory (a read-only install: ``__pycache__`` is a regular file, so even root cannot write it,
+and ``HOME`` or ``NUMBA_CACHE_DIR`` lie under a regular file).
 """
 
 from __future__ import annotations
@@ -295,18 +296,37 @@ _CHILD = textwrap.dedent("""\
     caught = []
     warnings.simplefilter("always")
     warnings.showwarning = lambda message, category, *a, **k: caught.append((category.__name__, str(message)))
+    reads = []  # numba cache files opened for reading, in order (the "open" audit event of open())
+
+    def audit(event, args):
+        if event == "open" and isinstance(args[0], str) and args[0].endswith((".nbi", ".nbc")) \\
+                and isinstance(args[1], str) and "r" in args[1]:
+            reads.append(args[0])
+
+    sys.addaudithook(audit)
     """) + _PLAY + textwrap.dedent("""\
     result = play(sys.argv[1])
+    from numba.core.dispatcher import Dispatcher
     from seers_env.aec_core import step_slot
+    from seers_env.engine.jit import SourcesFunctionCache
     result["warnings"] = [m for c, m in caught if c == "JitCacheWarning"]
     result["file"] = seers_env.__file__
     result["step_slot"] = [step_slot.stats.cache_hits.total(), step_slot.stats.cache_misses.total()]
+    result["reads"] = list(dict.fromkeys(reads))
+    result["entries"] = {}  # index file -> [cache hits, cache misses] of every cached function of the package
+    for name, module in list(sys.modules.items()):
+        for value in vars(module).values() if name.split(".")[0] == "seers_env" else ():
+            if isinstance(value, Dispatcher) and isinstance(value._cache, SourcesFunctionCache):
+                result["entries"][value._cache._cache_file._index_path] = [value.stats.cache_hits.total(),
+                                                                           value.stats.cache_misses.total()]
     print(json.dumps(result))
     """)
 
 
 def _run_child(what: str, cwd: Path, env_vars: dict[str, str | None]) -> dict:
-    """Run ``play(what)`` in a child process; returns its result, warnings, package file and step_slot stats."""
+    """Run ``play(what)`` in a child process; returns its result, warnings, package file, step_slot's cache
+    [hits, misses], the numba cache files it read (``reads``, in order) and every cached package function's
+    [hits, misses] by index file (``entries``)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
     for key, value in env_vars.items():
         if value is None:
@@ -320,7 +340,7 @@ def _run_child(what: str, cwd: Path, env_vars: dict[str, str | None]) -> dict:
 
 
 def _strip(result: dict) -> dict:
-    return {k: v for k, v in result.items() if k not in ("warnings", "file", "step_slot")}
+    return {k: v for k, v in result.items() if k not in ("warnings", "file", "step_slot", "reads", "entries")}
 
 
 @pytest.fixture(scope="module")
@@ -331,9 +351,15 @@ def reference() -> dict:
     return {what: namespace["play"](what) for what in ("step", "legal")}
 
 
+def _misses(result: dict) -> dict[str, int]:
+    """The cached package functions that compiled in ``result``'s child: index file -> cache misses."""
+    return {index: misses for index, (hits, misses) in result["entries"].items() if misses}
+
+
 @pytest.fixture(scope="module")
-def warm_cache(tmp_path_factory, reference) -> Path:
-    """A ``NUMBA_CACHE_DIR`` holding every entry a step needs, seeded from this process's cache folders."""
+def warm_cache(tmp_path_factory, reference) -> tuple[Path, list[str]]:
+    """A ``NUMBA_CACHE_DIR`` holding every entry a step needs, seeded from this process's cache folders, and the
+    cache files (relative to it, in order) that a step reads from it: nothing compiled, no warning."""
     dest = tmp_path_factory.mktemp("warm-numba-cache")
     folders = {}  # this process's cache folder -> its NUMBA_CACHE_DIR subfolder
     for name, module in sorted(sys.modules.items()):
@@ -350,42 +376,107 @@ def warm_cache(tmp_path_factory, reference) -> Path:
     result = _run_child("step", REPO, {"NUMBA_CACHE_DIR": str(dest)})  # compiles only what was not copied
     assert _strip(result) == reference["step"] and result["warnings"] == []
     assert Path(result["file"]).parent == ROOT
-    assert list(dest.glob("seers_env_*/aec_core.step_slot-*.nbi"))
-    return dest
+    if _misses(result):  # some entries were compiled (and saved) just now: a second step reads them all
+        result = _run_child("step", REPO, {"NUMBA_CACHE_DIR": str(dest)})
+        assert _strip(result) == reference["step"] and result["warnings"] == []
+    assert not _misses(result) and result["entries"]
+    return dest, [str(Path(path).relative_to(dest)) for path in result["reads"]]
 
 
 _SEERS = "seers_env_*"   # NUMBA_CACHE_DIR subfolder of seers_env/*.py
 _ENGINE = "engine_*"     # ... of seers_env/engine/*.py
 
 
+def _entry(path: str) -> str:
+    """The cache entry (``<module>.<qualname>-<line>.pyXY``) of an index (.nbi) or data (.N.nbc) file."""
+    return path[:-len(".nbi")] if path.endswith(".nbi") else path.rsplit(".", 2)[0]
+
+
+@pytest.fixture(scope="module")
+def step_reads(tmp_path_factory, warm_cache, reference) -> dict:
+    """Which warm cache files a step really reads, seen in child processes (no hard-coded names, which change
+    with the functions a step uses and the order their overloads were first saved).
+
+    ``warm``: the files (relative to the cache, in order) a warm step reads; ``caller``: the last index in
+    ``seers_env_*`` among them (a function called from Python by the step rather than by the reset before
+    it); ``read``: the files a step reads when that index is truncated, so that the caller is compiled again
+    and loads its compiled callees from the cache; ``compiling``: those of them a warm step does not read.
+    Damaging more entries only adds reads (each dropped entry is compiled, loading its own callees), so every
+    file here is read again by a step with the caller's index damaged.
+    """
+    warm, warm_reads = warm_cache
+    caller = [p for p in warm_reads if Path(p).parent.match(_SEERS) and p.endswith(".nbi")][-1]
+    cache = tmp_path_factory.mktemp("probe-numba-cache")
+    shutil.copytree(warm, cache, dirs_exist_ok=True)
+    _damage(cache / caller, "truncated")
+    result = _run_child("step", REPO, {"NUMBA_CACHE_DIR": str(cache)})
+    assert _strip(result) == reference["step"] and len(result["warnings"]) == 1
+    assert str(cache / caller) in _misses(result)
+    read = [str(Path(path).relative_to(cache)) for path in result["reads"]]
+    assert {p for p in warm_reads if _entry(p) != _entry(caller)} <= set(read)
+    return {"caller": caller, "warm": warm_reads, "read": read,
+            "compiling": [p for p in read if p not in warm_reads]}
+
+
+def _pick(reads: dict, which: str, kind: str, taken: set[str]) -> str:
+    """The cache file to damage: the ``caller``'s own index or data file (``which == "caller"``), or a file of
+    ``kind`` ("nbi" or "nbc") in cache subfolder ``which`` of an entry not in ``taken`` that the step reads,
+    preferring those only a compile reads (a callee met while the caller is compiled again)."""
+    if which == "caller":
+        entry = _entry(reads["caller"])
+        return next(p for p in reads["warm"] if _entry(p) == entry and p.endswith(f".{kind}"))
+    candidates = [p for p in reads["compiling"] + reads["read"]
+                  if Path(p).parent.match(which) and p.endswith(f".{kind}") and _entry(p) not in taken]
+    assert candidates, f"a step reads no .{kind} file in {which} besides {sorted(taken)}: {reads['read']}"
+    return candidates[0]
+
+
+def _sound(path: Path) -> bool:
+    """Whether cache file ``path`` reads back: an index of this numba version holding (stamp, overloads), or a
+    data file whose SHA-256 prefix matches its payload (TolerantIndexDataCacheFile's layout)."""
+    if path.suffix == ".nbi":
+        with path.open("rb") as f:
+            version, rest = pickle.load(f), f.read()
+        stamp, overloads = pickle.loads(rest)
+        return version == numba.__version__ and isinstance(overloads, dict) and len(stamp) == 2
+    data, size = path.read_bytes(), jit.TolerantIndexDataCacheFile._DIGEST_SIZE
+    return hashlib.sha256(data[size:]).digest() == data[:size]
+
+
 @pytest.mark.parametrize("damaged", [
-    {(_SEERS, "aec_core.step_slot-*.nbi"): "empty"},
-    {(_SEERS, "aec_core.step_slot-*.1.nbc"): "empty"},
-    {(_SEERS, "aec_core.step_slot-*.1.nbc"): "garbage"},
-    {(_SEERS, "aec_core.step_slot-*.nbi"): "truncated", (_SEERS, "vector_core.write_obs-*.nbi"): "garbage",
-     (_ENGINE, "kernel.apply_key-*.1.nbc"): "wrong-contents"},
+    [("caller", "nbi", "empty")],
+    [("caller", "nbc", "empty")],
+    [("caller", "nbc", "garbage")],
+    [("caller", "nbi", "truncated"), (_SEERS, "nbi", "garbage"), (_ENGINE, "nbc", "wrong-contents")],
 ], ids=["nbi-empty", "nbc-empty", "nbc-garbage", "three-files-two-folders"])
 def test_a_step_after_damaging_the_cache_works_warns_once_per_folder_and_repairs_it(
-        tmp_path, warm_cache, reference, damaged):
+        tmp_path, warm_cache, step_reads, reference, damaged):
     cache = tmp_path / "numba-cache"
-    shutil.copytree(warm_cache, cache)
-    folders = set()
-    for (folder_glob, file_glob), how in damaged.items():
-        (path,) = cache.glob(f"{folder_glob}/{file_glob}")
+    shutil.copytree(warm_cache[0], cache)  # the damaged files: ones a step reads (step_reads)
+    folders, paths, taken = set(), {}, set()
+    for which, kind, how in damaged:
+        path = cache / _pick(step_reads, which, kind, taken)
+        taken.add(_entry(path.name))
         _damage(path, how)
+        paths[path] = path.read_bytes()
         folders.add(path.parent)
     env_vars = {"NUMBA_CACHE_DIR": str(cache)}
 
     result = _run_child("step", REPO, env_vars)  # numba alone: EOFError / UnpicklingError here
     assert _strip(result) == reference["step"]
+    assert set(map(str, paths)) <= set(result["reads"])  # the step met every damaged file
+    assert len(folders) == len({_SEERS if which == "caller" else which for which, _, _ in damaged})
     assert len(result["warnings"]) == len(folders)
     for folder in folders:
         assert sum(repr(str(folder)) in message for message in result["warnings"]) == 1
-    assert result["step_slot"] == [0, 1]  # dropped and compiled again
+    misses = _misses(result)
+    for path in paths:  # each damaged entry dropped and compiled again, then rewritten in place
+        assert str(path.parent / f"{_entry(path.name)}.nbi") in misses
+        assert path.read_bytes() != paths[path] and _sound(path)
 
     repaired = _run_child("step", REPO, env_vars)
     assert _strip(repaired) == reference["step"]
-    assert repaired["warnings"] == [] and repaired["step_slot"] == [1, 0]
+    assert repaired["warnings"] == [] and not _misses(repaired)  # everything loaded, nothing compiled
 
 
 @pytest.fixture(scope="module")
