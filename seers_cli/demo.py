@@ -65,9 +65,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded game between random players, move by move, then print the scores."""
-        from .play_cli import _wrapped, terminal_size
+        from .play_cli import terminal_size, wrapped_echo
 
         try:  # on a terminal, lines wrap at word boundaries to its width
-            play_random_game(players, seed, rounds, echo=_wrapped(typer.echo, terminal_size()[0]))
+            play_random_game(players, seed, rounds, echo=wrapped_echo(typer.echo, terminal_size()[0]))
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None

@@ -59,7 +59,7 @@ def terminal_size(width: int | None = None, height: int | None = None) -> tuple[
     return width, height
 
 
-def _wrapped(echo: Echo, width: int | None) -> Echo:
+def wrapped_echo(echo: Echo, width: int | None) -> Echo:
     """``echo`` that wraps each line at word boundaries to ``width`` (:func:`seers_cli.tui.wrap_line`)."""
     if width is None:
         return echo
@@ -187,7 +187,7 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
         if check is not None:
             check(n_players, deck)
     names = ["you" if s == seat else agents[s].name for s in range(n_players)]
-    out = _wrapped(echo, terminal_size(width, height)[0])
+    out = wrapped_echo(echo, terminal_size(width, height)[0])
     for line in event_lines(game.events[0], game, names, show_hands=[seat]):
         out(line)
     quit_ = False
@@ -200,7 +200,7 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
                 play = legal[0]
             else:
                 size = terminal_size(width, height)  # at each turn: the terminal may have been resized
-                play = _ask_play(game, seat, names, legal, page_size, read_line, _wrapped(echo, size[0]), *size)
+                play = _ask_play(game, seat, names, legal, page_size, read_line, wrapped_echo(echo, size[0]), *size)
                 if play is None:
                     quit_ = True
                     break
@@ -300,7 +300,7 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
         ValueError / IllegalPlayError: the log does not replay with this engine (see :func:`load_log`).
     """
     names = log.get("agents")
-    echo = _wrapped(echo, terminal_size(width)[0])
+    echo = wrapped_echo(echo, terminal_size(width)[0])
     game = Game.replay(log, upto=0)
     plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
     for line in event_lines(game.events[0], game, names):
@@ -349,5 +349,5 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
     return game
 
 
-__all__ = ["agent_seed", "event_lines", "load_log", "make_agents", "play_game", "register",
-           "replay_game", "save_log", "terminal_size"]
+__all__ = ["agent_seed", "event_lines", "load_log", "make_agents", "play_game", "register", "replay_game",
+           "save_log", "terminal_size", "wrapped_echo"]
