@@ -37,7 +37,7 @@ import numpy as np
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.games import DEFAULT_GAME, game_spec
-from seers_env.progress import ProgressLines, is_terminal
+from seers_env.progress import ETA_UNKNOWN, EtaEstimate, ProgressLines, is_terminal
 from seers_env.seeding import check_seed
 
 from .base import Agent
@@ -434,7 +434,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         workers: processes (``ProcessPoolExecutor``); 1 runs in this process.
         n_rounds: rounds per game (``None``: the game's default; Seers Catalog 4).
         progress: show progress on stdout: a rich bar on a terminal, otherwise a plain line (deals done,
-            deals/s, elapsed, ETA) every ``progress_every_s`` seconds and at the end.
+            deals/s, elapsed, ETA) every ``progress_every_s`` seconds and at the end; the ETA reads
+            ``--`` until a rate is known (:class:`seers_env.progress.EtaEstimate`).
         artifact_deck: Seers Catalog's artifact deck (``None``: the default deck; ``()``: the variant
             without artifacts).
         game: the game played (a name of :data:`seers_env.games.GAMES`); every agent must play it.
@@ -472,21 +473,23 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         agent.check_game(game, config)  # another game, or a model trained for another table: ValueError
     seeds = deal_seeds(seed, games)
     by_deal: dict[int, list[dict[str, Any]]] = {}
-    bar = lines = None
+    bar = lines = eta = None
     if progress and is_terminal():
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                                   TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        # the ETA of the plain lines (none until a rate is known; rich's own column guesses from the
+        # first two deals done, which arrive together from the workers)
+        eta = EtaEstimate(games)
         bar = Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       TimeRemainingColumn())
+                       TextColumn("ETA {task.fields[eta]}"))
         bar.start()
-        task = bar.add_task("deals", total=games)
+        task = bar.add_task("deals", total=games, eta=ETA_UNKNOWN)
     elif progress:  # a file or a pipe: a plain line every progress_every_s seconds
         lines = ProgressLines(games, "deals", label="tournament", every_s=progress_every_s)
 
     def advance() -> None:
         if bar:
-            bar.advance(task)
+            bar.update(task, completed=len(by_deal), eta=eta.text(len(by_deal)))
         elif lines:
             lines.update(len(by_deal))
 

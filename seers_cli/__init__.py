@@ -7,7 +7,7 @@ package; none imports it (``tests/test_layers.py``). Modules:
 * :mod:`.eval_cmd`: ``seers eval``; :mod:`.train_cmd` (and :mod:`.rllib_cmd`): ``seers train``, ``seers bench
   train``; :mod:`.serve_cmd`: ``seers serve``; :mod:`.runs`: ``seers runs``;
 * :mod:`.tui`: plain-text rendering of a game and the numbered menu of legal plays;
-* :mod:`.play_cli`: ``seers play`` and ``seers replay``; :mod:`.demo`: ``seers demo``;
+* :mod:`.play_cmd`: ``seers play`` and ``seers replay`` (the game: :mod:`.play_cli`); :mod:`.demo`: ``seers demo``;
 * :mod:`.bench`: ``seers bench engine``; :mod:`.env_cli`: ``seers bench env``.
 
 ``app`` and ``main`` are imported on first access, so ``import seers_cli.tui`` does not build the app.

@@ -1,33 +1,71 @@
 """``seers bench engine``: random-play throughput of the rules engine at each player count, and the cold
-start of a new process (import, compiled code loaded from numba's cache or compiled, first game)."""
+start of a new process (import, compiled code loaded from numba's cache or compiled, first game); and
+:func:`compile_notice`, with which every benchmark says when its untimed warm-up compiles."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 
-import numpy as np
 import typer
 
-from seers_env.game import Game, GameConfig
 from .errors import non_negative
+
+#: What a benchmark says when its warm-up compiles (numba, once per install or update of the package).
+COMPILING = "compiling{what} (first run after install, a minute or more)..."
+
+
+@contextlib.contextmanager
+def compile_notice(echo: Callable[[str], None] = typer.echo, what: str = "") -> Iterator[None]:
+    """Around a benchmark's untimed warm-up: when numba compiles in it (a function not in numba's cache:
+    the first run after an install), say so once with ``echo`` (:data:`COMPILING`; ``what`` names what
+    compiles, e.g. ``"the threaded batch API"``), and at the end how long it took. Silent when every
+    function comes from the cache.
+
+    Uses numba's event API (``numba.core.event``: a ``"numba:compile"`` event is a cache miss).
+    """
+    from numba.core import event
+
+    start = time.perf_counter()
+    compiled = []
+
+    class _Listener(event.Listener):
+        def on_start(self, ev) -> None:
+            if not compiled:
+                compiled.append(True)
+                echo(COMPILING.format(what=f" {what}" if what else ""))
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with event.install_listener("numba:compile", _Listener()):
+        yield
+    if compiled:
+        echo(f"compiled in {time.perf_counter() - start:.0f} s (numba caches it for the next runs); timing now")
 
 
 def engine_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
-                      artifacts: bool = True) -> dict[str, float]:
-    """Play uniformly random legal plays (full legal-play generation at every step) for ``seconds``.
+                      artifacts: bool = True, min_games: int = 0) -> dict[str, float]:
+    """Play uniformly random legal plays (full legal-play generation at every step) for ``seconds``,
+    in whole games, at least ``min_games`` of them (a warm-up: ``seconds=0, min_games=1``).
 
     Returns:
         ``{"players", "plays_per_s", "games_per_s", "plays_per_game", "max_legal_plays"}`` (one core).
     """
+    import numpy as np
+
+    from seers_env.game import Game, GameConfig
+
     config = GameConfig(n_players=n_players) if artifacts else GameConfig(n_players=n_players, artifact_deck=())
     rng = np.random.default_rng(seed)
     plays = games = max_legal = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while time.perf_counter() - start < seconds or games < min_games:
         game = Game(config, seed=int(rng.integers(2**31)))
         while not game.game_over:
             legal = game.legal_plays()
@@ -35,30 +73,33 @@ def engine_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
             game.apply(legal[int(rng.random() * len(legal))])
             plays += 1
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = max(time.perf_counter() - start, 1e-9)
     return {"players": n_players, "plays_per_s": plays / elapsed, "games_per_s": games / elapsed,
             "plays_per_game": plays / max(games, 1), "max_legal_plays": max_legal}
 
 
 def kernel_throughput(n_players: int, seconds: float = 3.0, seed: int = 0,
-                      artifacts: bool = True) -> dict[str, float]:
+                      artifacts: bool = True, min_games: int = 0) -> dict[str, float]:
     """As :func:`engine_throughput` on the compiled game kernel (:mod:`seers_env.engine.kernel`): a
     compiled random-play loop over play keys (full legal-play generation at every step, no ``Play``
     objects); dealing stays in Python (once a round). Same keys as :func:`engine_throughput`'s result.
     """
+    import numpy as np
+
     from seers_env.engine import kernel
+    from seers_env.game import GameConfig
 
     config = GameConfig(n_players=n_players) if artifacts else GameConfig(n_players=n_players, artifact_deck=())
     rng = np.random.default_rng(seed)
     games_state = kernel.KernelGames(1, config)
     plays = games = max_legal = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while time.perf_counter() - start < seconds or games < min_games:
         used, most = kernel.random_play_game(config, int(rng.integers(2**31)), rng.random(20_000), games_state)
         plays += used
         max_legal = max(max_legal, most)
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = max(time.perf_counter() - start, 1e-9)
     return {"players": n_players, "plays_per_s": plays / elapsed, "games_per_s": games / elapsed,
             "plays_per_game": plays / max(games, 1), "max_legal_plays": max_legal}
 
@@ -96,6 +137,21 @@ for _ in range(300):
     obs = venv.step(random_legal_actions(obs["action_mask"], rng.random(4)))[0]
 print(time.perf_counter() - t)
 """
+
+
+def warm_up_engine_bench(seed: int = 0, artifacts: bool = True, echo: Callable[[str], None] = typer.echo) -> None:
+    """Run every timed code path of ``seers bench engine`` once, untimed, in this process: a whole game
+    at each player count on :class:`Game` and on the kernel, and what a cold start runs
+    (:data:`_COLD_START`, so that the cold start with a warm cache finds every function in numba's
+    cache). Says so when it compiles (:func:`compile_notice`)."""
+    import io
+
+    with compile_notice(echo):
+        for n in (2, 3, 4, 5):
+            engine_throughput(n, 0.0, seed, artifacts, min_games=1)
+            kernel_throughput(n, 0.0, seed, artifacts, min_games=1)
+        with contextlib.redirect_stdout(io.StringIO()):  # it prints its own time
+            exec(compile(_COLD_START, "<cold start>", "exec"), {})
 
 
 def cold_start_seconds(empty_cache: bool = False) -> float:
@@ -177,8 +233,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from .tables import print_cells
 
         check_json_path(json_path)
-        engine_throughput(4, 0.2, seed, artifacts)  # load the compiled code before timing
-        kernel_throughput(4, 0.2, seed, artifacts)
+        warm_up_engine_bench(seed, artifacts)  # load (or compile, once per install) before timing
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         rows, results, kernel_results = [], [], []
         for n in (2, 3, 4, 5):

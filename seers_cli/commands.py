@@ -46,7 +46,33 @@ class _Context(typer.Context):
 
 
 class _Command(TyperCommand):
+    """A command whose help lists its options in sections: those without typer's ``rich_help_panel``
+    under "Options:", then one heading per panel, in the order the panels first appear (typer draws its
+    panels only in its rich layout, and this help is click's plain one). The option names line up
+    across sections."""
+
     context_class = _Context
+
+    def format_options(self, ctx, formatter) -> None:
+        arguments, sections = [], {"Options": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append(record)
+            else:
+                sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(record)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        # click sizes the name column of each list by its longest name (at most 30): pad the first name
+        # of each section to the widest of all, so that the sections line up
+        width = min(30, max((len(term) for rows in sections.values() for term, _ in rows), default=0))
+        for title, rows in sections.items():
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl([(rows[0][0].ljust(width), rows[0][1]), *rows[1:]])
 
 
 class _Group(TyperGroup):
@@ -87,7 +113,7 @@ COMMAND_MODULES = (
     "seers_cli.env_cli",
     "seers_cli.eval_cmd",
     "seers_cli.train_cmd",
-    "seers_cli.play_cli",
+    "seers_cli.play_cmd",
     "seers_cli.serve_cmd",
     "seers_cli.runs",
 )

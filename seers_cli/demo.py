@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
 import typer
 
-from seers_env.cards import SUIT_NAMES
-from seers_env.game import Game, GameConfig
-from seers_env.plays import describe_cards
-from seers_env.seeding import child_seed
 from .errors import non_negative
+
+if TYPE_CHECKING:
+    from seers_env.game import Game
 
 
 def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=print) -> Game:
@@ -25,6 +25,15 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
     Returns:
         The finished :class:`~seers_env.game.Game`.
     """
+    import numpy as np
+
+    from seers_env.cards import SUIT_NAMES
+    from seers_env.game import Game, GameConfig
+    from seers_env.plays import describe_cards
+    from seers_env.seeding import child_seed
+
+    from .tui import play_text, seat_name
+
     game = Game(GameConfig(n_players=n_players, n_rounds=rounds), seed=seed)
     chooser = np.random.default_rng(child_seed(seed, 0))  # a stream apart from every seed's deal
     shown_round = -1
@@ -32,19 +41,19 @@ def play_random_game(n_players: int = 4, seed: int = 0, rounds: int = 4, echo=pr
         if game.round != shown_round:
             shown_round = game.round
             suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
-            echo(f"== Round {game.round + 1}: suits {suits}; Start Seer player_{game.start_seer} ==")
+            echo(f"== Round {game.round + 1}: suits {suits}; Start Seer {seat_name(game.start_seer)} ==")
             for seat, hand in enumerate(game.hands):
-                echo(f"  player_{seat}: {describe_cards(hand)}")
+                echo(f"  {seat_name(seat)}: {describe_cards(hand)}")
         seat = game.current
         legal = game.legal_plays()
         play = legal[int(chooser.integers(len(legal)))]
         result = game.apply(play)
-        echo(f"player_{seat}: {play.describe()}")
+        echo(f"{seat_name(seat)}: {play_text(play)}")
         if result.trick_winner >= 0:
-            echo(f"  -> player_{result.trick_winner} wins the trick")
+            echo(f"  -> {seat_name(result.trick_winner)} wins the trick")
         if result.round_scores is not None:
             echo(f"  round scores: {list(result.round_scores)}   totals: {game.totals}")
-    echo(f"Final totals: {game.totals}; winner(s): {', '.join(f'player_{w}' for w in game.winners())}")
+    echo(f"Final totals: {game.totals}; winner(s): {', '.join(seat_name(w) for w in game.winners())}")
     return game
 
 
@@ -56,7 +65,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded game between random players, move by move, then print the scores."""
-        try:
-            play_random_game(players, seed, rounds, echo=typer.echo)
+        from .play_cli import terminal_size, wrapped_echo
+
+        try:  # on a terminal, lines wrap at word boundaries to its width
+            play_random_game(players, seed, rounds, echo=wrapped_echo(typer.echo, terminal_size()[0]))
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None

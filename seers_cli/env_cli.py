@@ -13,10 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import numpy as np
 import typer
 
-from seers_env.seeding import child_seed
 from .errors import non_negative
 
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
@@ -24,22 +22,33 @@ TARGET_VS_DOUDIZHU = 5.0
 TARGET_VS_HOLDEM = 3.0
 
 
-def _choice_rng(seed: int) -> np.random.Generator:
-    """The generator of a bench's random choices: a stream of ``seed`` apart from the environments' own
-    (``seers_env.seeding``), which ``reset(seed=seed)`` seeds."""
+def _choice_rng(seed: int):
+    """The generator of a bench's random choices (a ``numpy.random.Generator``): a stream of ``seed`` apart
+    from the environments' own (``seers_env.seeding``), which ``reset(seed=seed)`` seeds."""
+    import numpy as np
+
+    from seers_env.seeding import child_seed
+
     return np.random.default_rng(child_seed(seed, 0))
 
 
-def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
-    """Random legal play on a PettingZoo AEC env (observation and mask read at every step): steps/s."""
+def _aec_steps(make_env: Callable, seconds: float, seed: int, min_games: int = 0) -> float:
+    """Random legal play on a PettingZoo AEC env (observation and mask read at every step): steps/s.
+
+    Plays for ``seconds`` and at least one step; with ``min_games``, also until that many whole games
+    ended and the env was reset (a warm-up: every code path of a game, its round and game ends and the
+    reset included, has run)."""
+    import numpy as np
+
     env = make_env()
     rng = _choice_rng(seed)
-    steps = 0
+    steps = games = 0
     start = time.perf_counter()
     env.reset(seed=seed)
-    while steps == 0 or time.perf_counter() - start < seconds:  # at least one step (its code loaded)
+    while steps == 0 or time.perf_counter() - start < seconds or games < min_games:
         if not env.agents:
             env.reset()
+            games += 1
             continue
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -51,34 +60,40 @@ def _aec_steps(make_env: Callable, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4) -> float:
-    """Steps/s of random legal play on ``seers_env.env(n_players=...)`` (observations and masks built)."""
+def seers_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, min_games: int = 0) -> float:
+    """Steps/s of random legal play on ``seers_env.env(n_players=...)`` (observations and masks built);
+    ``min_games``: as :func:`_aec_steps`."""
     from seers_env.seers_catalog_v0 import env
 
-    return _aec_steps(lambda: env(n_players=n_players), seconds, seed)
+    return _aec_steps(lambda: env(n_players=n_players), seconds, seed, min_games)
 
 
 def vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256,
-                       parallel: bool = False) -> float:
+                       parallel: bool = False, min_games: int = 0) -> float:
     """Env steps/s (decisions, summed over games) of random legal play on the batch API with ``num_envs``
     games in flight: stacked observations and masks built at every step, one process (``parallel``: the
     games stepped on numba's thread pool, all cores). The random agent picks each row's action from its
-    mask with :func:`seers_env.vector_core.random_legal_actions` (compiled; its time is counted)."""
+    mask with :func:`seers_env.vector_core.random_legal_actions` (compiled; its time is counted).
+
+    Plays for ``seconds`` and at least one batch; with ``min_games``, also until that many games ended
+    (summed over the batch; an ended game's slot deals its next game in the same step): a warm-up."""
     from seers_env.vector import SeersVectorEnv
     from seers_env.vector_core import random_legal_actions
 
     venv = SeersVectorEnv(num_envs, n_players=n_players, parallel=parallel)
     obs, _ = venv.reset(seed=seed)
     rng = _choice_rng(seed)
-    steps = 0
+    steps = ended = 0
     start = time.perf_counter()
-    while steps == 0 or time.perf_counter() - start < seconds:  # at least one batch
-        obs, _, _, _, _ = venv.step(random_legal_actions(obs["action_mask"], rng.random(num_envs)))
+    while steps == 0 or time.perf_counter() - start < seconds or ended < min_games:
+        obs, _, term, _, _ = venv.step(random_legal_actions(obs["action_mask"], rng.random(num_envs)))
+        ended += int(term.sum())
         steps += num_envs
     return steps / (time.perf_counter() - start)
 
 
-def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256) -> float:
+def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256,
+                       min_games: int = 0) -> float:
     """Plays/s (whole plays, summed over games) of random legal play on the batch API at the play level,
     as the self-play learner's actor plays (:class:`train.selfplay.Actor`): at every step
     :meth:`SeersVectorEnv.play_features() <seers_env.vector.SeersVectorEnv.play_features>` (one feature row
@@ -89,16 +104,19 @@ def vector_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, 
     A play takes 1 to 3 catalogue actions (steps) of :func:`vector_steps_per_s`; a step of RLCard's Dou
     Dizhu is one whole play.
     """
+    import numpy as np
+
     from seers_env.vector import SeersVectorEnv
 
     venv = SeersVectorEnv(num_envs, n_players=n_players)
     venv.reset(seed=seed)
     rng = _choice_rng(seed)
-    plays = 0
+    plays = ended = 0
     start = time.perf_counter()
-    while plays == 0 or time.perf_counter() - start < seconds:  # at least one batch
+    while plays == 0 or time.perf_counter() - start < seconds or ended < min_games:  # as vector_steps_per_s
         feats = venv.play_features(heuristic_prior=True, hidden=True)
-        venv.step_plays(rng.integers(np.diff(feats.offsets)))  # uniform over each game's legal plays
+        _, _, term, _, _ = venv.step_plays(rng.integers(np.diff(feats.offsets)))  # uniform over each game's plays
+        ended += int(term.sum())
         plays += num_envs
     return plays / (time.perf_counter() - start)
 
@@ -119,34 +137,47 @@ def vector_threads_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: i
 
     env = dict(os.environ)
     env.setdefault("OMP_WAIT_POLICY", THREADS_WAIT_POLICY)
-    code = ("from seers_cli.env_cli import vector_steps_per_s as v\n"
-            f"v(0.1, {seed}, {n_players}, num_envs=4, parallel=True)\n"
+    # the threaded functions are compiled apart from the others: warm them up in the child, untimed,
+    # saying so on its stderr (this terminal) when they compile
+    code = ("import sys\n"
+            "from seers_cli.bench import compile_notice\n"
+            "from seers_cli.env_cli import vector_steps_per_s as v\n"
+            "with compile_notice(lambda line: print(line, file=sys.stderr, flush=True), 'the threaded batch API'):\n"
+            f"    v(0.0, {seed}, {n_players}, num_envs=4, parallel=True, min_games=4)\n"
             f"print(v({float(seconds)!r}, {seed}, {n_players}, num_envs={num_envs}, parallel=True))\n")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def texas_holdem_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
-    """Steps/s of random legal play on PettingZoo's ``texas_holdem_v4`` (needs rlcard)."""
+def texas_holdem_steps_per_s(seconds: float = 3.0, seed: int = 0, min_games: int = 0) -> float:
+    """Steps/s of random legal play on PettingZoo's ``texas_holdem_v4`` (needs rlcard); ``min_games``: as
+    :func:`_aec_steps`."""
     from pettingzoo.classic import texas_holdem_v4
 
-    return _aec_steps(texas_holdem_v4.env, seconds, seed)
+    return _aec_steps(texas_holdem_v4.env, seconds, seed, min_games)
 
 
-def doudizhu_steps_per_s(seconds: float = 3.0, seed: int = 0) -> float:
-    """Steps/s of random legal play on RLCard's Dou Dizhu (its own state encoding at every step)."""
+def doudizhu_steps_per_s(seconds: float = 3.0, seed: int = 0, min_games: int = 0) -> float:
+    """Steps/s of random legal play on RLCard's Dou Dizhu (its own state encoding at every step); with
+    ``min_games``, also until that many whole games were played (a warm-up)."""
+    import numpy as np
     import rlcard
 
     env = rlcard.make("doudizhu", config={"seed": seed})
     rng = np.random.default_rng(seed)
-    steps = 0
+    steps = games = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def more() -> bool:
+        return time.perf_counter() - start < seconds or games < min_games
+
+    while more():
         state, _ = env.reset()
-        while not env.is_over() and time.perf_counter() - start < seconds:
+        while not env.is_over() and more():
             legal = list(state["legal_actions"].keys())
             state, _ = env.step(legal[int(rng.integers(len(legal)))])
             steps += 1
+        games += env.is_over()
     return steps / (time.perf_counter() - start)
 
 
@@ -169,6 +200,8 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     part of :data:`PROFILE_PARTS`, plus ``"total"`` (profiled seconds) and ``"steps"``."""
     import cProfile
     import pstats
+
+    import numpy as np
 
     from seers_env.seers_catalog_v0 import env
 
@@ -207,14 +240,33 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
 PLAYS_ROW = "seers plays x256"
 
 
-def run_env_bench(seconds: float = 3.0, seed: int = 0) -> dict[str, float | None]:
+def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo) -> None:
+    """Run every timed code path of :func:`run_env_bench` through whole games, untimed: our rows'
+    compiled code is loaded from numba's cache, or compiled (the first run after an install, said with
+    ``echo``: :func:`seers_cli.bench.compile_notice`), and the peers' lazy set-up is done. The threaded
+    row warms up in its own child process (:func:`vector_threads_steps_per_s`)."""
+    from .bench import compile_notice
+
+    with compile_notice(echo):
+        seers_steps_per_s(0.0, seed, min_games=1)
+        vector_steps_per_s(0.0, seed, num_envs=4, min_games=4)
+        vector_plays_per_s(0.0, seed, num_envs=4, min_games=4)
+    for fn in (texas_holdem_steps_per_s, doudizhu_steps_per_s):
+        try:
+            fn(0.0, seed, min_games=1)
+        except ImportError:
+            pass
+
+
+def run_env_bench(seconds: float = 3.0, seed: int = 0,
+                  echo: Callable[[str], None] = typer.echo) -> dict[str, float | None]:
     """``{"seers_catalog_v0": steps/s, "seers vector x256": ..., "seers vector x256, threads": ...,
     "seers plays x256": plays/s (:func:`vector_plays_per_s`), "texas_holdem_v4": steps/s,
-    "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed."""
-    # load (or compile, once per install) the compiled code of each of our rows before timing
-    seers_steps_per_s(0.1, seed)
-    vector_steps_per_s(0.1, seed, num_envs=4)
-    vector_plays_per_s(0.1, seed, num_envs=4)
+    "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed.
+
+    Times after :func:`warm_up_env_bench` (``echo``: its notice when it compiles), so that compiling
+    is never in a figure."""
+    warm_up_env_bench(seed, echo)
     out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
                                     "seers vector x256": vector_steps_per_s(seconds, seed),
                                     "seers vector x256, threads": vector_threads_steps_per_s(seconds, seed),

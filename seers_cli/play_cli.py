@@ -1,8 +1,10 @@
 """``seers play`` (a human against agents in the terminal) and ``seers replay FILE`` (step through a log).
 
-Both commands print plain text built by :mod:`seers_cli.tui`. Input is read line by line; any line that
-is not a command or a legal play's number is answered with a hint and asked again, and the end of input
-counts as ``q`` (quit). A game log (:meth:`seers_env.game.Game.log`, plus the seats' agent names under
+Both commands print plain text built by :mod:`seers_cli.tui`; on a terminal, lines are wrapped at word
+boundaries to its width, and a page of legal plays is cut to fit its height below the game's state, so
+that the hand and the trick stay on screen (``shutil.get_terminal_size``, read at each turn). Input is
+read line by line; any line that is not a command or a legal play's number is answered with a hint and
+asked again, and the end of input counts as ``q`` (quit). A game log (:meth:`seers_env.game.Game.log`, plus the seats' agent names under
 ``"agents"``) is saved as JSON with ``--save`` at the end of the game or on quit, and read back by
 ``seers replay``.
 """
@@ -10,6 +12,8 @@ counts as ``q`` (quit). A game log (:meth:`seers_env.game.Game.log`, plus the se
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,9 +24,12 @@ import typer
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game, GameConfig
 from seers_env.plays import Play
-from .errors import non_negative
+from seers_env.progress import is_terminal
+from seers_env.view import SeatView
+from .play_cmd import register
 from .tui import (
     PlayMenu,
+    count,
     describe_move,
     format_deal,
     format_game_end,
@@ -32,11 +39,35 @@ from .tui import (
     format_state,
     format_trick,
     seat_name,
+    wrap_line,
 )
-from seers_env.view import SeatView
 
 Echo = Callable[[str], None]
 ReadLine = Callable[[str], str]  # raises EOFError at the end of input
+
+#: Fewest rows a page of plays gets on a terminal too short for the state and a page.
+MIN_PAGE_ROWS = 4
+
+
+def terminal_size(width: int | None = None, height: int | None = None) -> tuple[int | None, int | None]:
+    """``(width, height)`` to lay the game out in: the given ones, else the terminal's
+    (``shutil.get_terminal_size``) when stdout is a terminal, else ``None`` (no wrapping, no limit)."""
+    if (width is None or height is None) and is_terminal(sys.stdout):
+        columns, lines = shutil.get_terminal_size()
+        width = columns if width is None else width
+        height = lines if height is None else height
+    return width, height
+
+
+def wrapped_echo(echo: Echo, width: int | None) -> Echo:
+    """``echo`` that wraps each line at word boundaries to ``width`` (:func:`seers_cli.tui.wrap_line`)."""
+    if width is None:
+        return echo
+
+    def out(line: str) -> None:
+        for part in wrap_line(line, width):
+            echo(part)
+    return out
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -95,11 +126,11 @@ def event_lines(event: dict[str, Any], game: Game, names: Sequence[str] | None,
     if kind == "play":
         return [describe_move(event["seat"], Play.from_dict(event["play"]), names)]
     if kind == "trick":
-        n = len(event["cards"])
+        cards = count(len(event["cards"]), "card")
         if "taken_by" in event:
-            return [f"  -> {seat_name(event['taken_by'], names)} takes the trick's {n} cards into their hand "
+            return [f"  -> {seat_name(event['taken_by'], names)} takes the trick's {cards} into their hand "
                     "and leads next"]
-        return [f"  -> {seat_name(event['won_by'], names)} wins the trick ({n} cards) and leads next"]
+        return [f"  -> {seat_name(event['won_by'], names)} wins the trick ({cards}) and leads next"]
     if kind == "round_end":
         totals = [sum(r[s] for r in game.round_scores[:event["round"] + 1]) for s in range(game.n_players)]
         return format_round_end(event["scores"], event["hands"], totals, names)
@@ -126,16 +157,21 @@ def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
 
 def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int = 0, rounds: int = 4,
               artifacts: bool = True, page_size: int = 40, save: Path | None = None, delay: float = 0.0,
-              read_line: ReadLine = _prompt_reader, echo: Echo = print) -> Game:
+              read_line: ReadLine = _prompt_reader, echo: Echo = print, width: int | None = None,
+              height: int | None = None) -> Game:
     """Play a game with a human at ``seat`` (input from ``read_line``) against agents.
 
     Args:
         specs: agent specs for the other seats in seat order (see :func:`make_agents`).
         n_players: 2..5; ``rounds``: rounds in the game; ``artifacts``: default deck or none.
         seed: seeds the deal and (via :func:`agent_seed`) the agents.
-        page_size: plays per page of the menu.
+        page_size: most plays per page of the menu.
         save: where to save the log (JSON) at the end or on quit; ``None`` does not save.
         delay: seconds to wait after each agent move.
+        width, height: the screen in columns and rows: lines are wrapped at word boundaries to
+            ``width``, and a page of plays fits in ``height`` below the state (hand and trick); ``None``:
+            the terminal's, read at each turn, when stdout is a terminal (:func:`terminal_size`), else
+            no wrapping and ``page_size`` plays a page.
 
     Returns:
         The game, finished or as left on quit.
@@ -151,18 +187,20 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
         if check is not None:
             check(n_players, deck)
     names = ["you" if s == seat else agents[s].name for s in range(n_players)]
+    out = wrapped_echo(echo, terminal_size(width, height)[0])
     for line in event_lines(game.events[0], game, names, show_hands=[seat]):
-        echo(line)
+        out(line)
     quit_ = False
     while not game.game_over:
         current = game.current
         if current == seat:
             legal = game.legal_plays()
             if len(legal) == 1 and legal[0].is_pass:
-                echo("You have no play that beats the top meld: you pass.")
+                out("You have no play that beats the top meld: you pass.")
                 play = legal[0]
             else:
-                play = _ask_play(game, seat, names, legal, page_size, read_line, echo)
+                size = terminal_size(width, height)  # at each turn: the terminal may have been resized
+                play = _ask_play(game, seat, names, legal, page_size, read_line, wrapped_echo(echo, size[0]), *size)
                 if play is None:
                     quit_ = True
                     break
@@ -172,30 +210,42 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
         game.apply(play)
         for event in game.events[before:]:
             for line in event_lines(event, game, names, show_hands=[seat]):
-                echo(line)
+                out(line)
         if current != seat and delay > 0:
             time.sleep(delay)
     if quit_:
-        echo("You quit the game.")
+        out("You quit the game.")
     if save is not None:
         save_log(game, save, names)
-        echo(f"Game log saved to {save} (seers replay {save})")
+        out(f"Game log saved to {save} (seers replay {save})")
     return game
 
 
+PROMPT = "Your play (number, or h for help):"
+
+
 def _ask_play(game: Game, seat: int, names: Sequence[str], legal: list[Play], page_size: int,
-              read_line: ReadLine, echo: Echo) -> Play | None:
-    """Show the state and the menu, read lines until a legal play is chosen; ``None`` means quit."""
-    echo("")
-    for line in format_state(game, seat, names):
-        echo(line)
-    menu = PlayMenu(legal, page_size)
-    echo(menu.summary())
-    for line in menu.page_lines():
-        echo(line)
+              read_line: ReadLine, echo: Echo, width: int | None = None, height: int | None = None) -> Play | None:
+    """Show the state and the menu, read lines until a legal play is chosen; ``None`` means quit.
+
+    ``echo`` wraps at ``width``; with ``height``, a page of plays fills what the state, the summary,
+    the page's heading and the prompt leave of it (at least :data:`MIN_PAGE_ROWS`), and every new
+    page is shown under the state again, so that the hand and the trick stay on screen."""
+    head = [""] + format_state(game, seat, names)
+    menu = PlayMenu(legal, page_size, width=width)
+    head.append(menu.summary())
+    if height is not None:
+        used = sum(len(wrap_line(line, width)) for line in head) + len(wrap_line(PROMPT, width)) + 1
+        menu = PlayMenu(legal, page_size, width=width, rows=max(MIN_PAGE_ROWS, height - used))
+
+    def show(page: list[str]) -> None:
+        for line in head + page:
+            echo(line)
+
+    show(menu.page_lines())
     while True:
         try:
-            text = read_line("Your play (number, or h for help):")
+            text = read_line(PROMPT)
         except EOFError:
             return None
         reply = menu.handle(text)
@@ -203,8 +253,11 @@ def _ask_play(game: Game, seat: int, names: Sequence[str], legal: list[Play], pa
             return None
         if reply.play is not None:
             return reply.play
-        for line in reply.lines or []:
-            echo(line)
+        if reply.page:
+            show(reply.lines or [])
+        else:
+            for line in reply.lines or []:
+                echo(line)
 
 
 def load_log(path: Path) -> dict[str, Any]:
@@ -233,11 +286,12 @@ def load_log(path: Path) -> dict[str, Any]:
 
 
 def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _prompt_reader,
-                echo: Echo = print) -> Game:
+                echo: Echo = print, width: int | None = None) -> Game:
     """Show a logged game move by move, rebuilding it with the engine.
 
     With ``step``, wait after each move for a line: empty = next move, a number N = N moves, ``a`` = to
-    the end, ``s`` = the state (seats, trick, every hand), ``q`` or end of input = stop.
+    the end, ``s`` = the state (seats, trick, every hand), ``q`` or end of input = stop. Lines are
+    wrapped at word boundaries to ``width`` (``None``: the terminal's when stdout is one, else none).
 
     Returns:
         The rebuilt game at the point where the replay stopped.
@@ -246,6 +300,7 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
         ValueError / IllegalPlayError: the log does not replay with this engine (see :func:`load_log`).
     """
     names = log.get("agents")
+    echo = wrapped_echo(echo, terminal_size(width)[0])
     game = Game.replay(log, upto=0)
     plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
     for line in event_lines(game.events[0], game, names):
@@ -290,50 +345,9 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
                 break
             echo(f"{text!r} is not understood: press Enter, or type a number >= 1, a, s or q.")
     if not game.game_over:
-        echo(f"(log ends after {len(plays)} moves, before the end of the game)")
+        echo(f"(log ends after {count(len(plays), 'move')}, before the end of the game)")
     return game
 
 
-def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    """Add ``seers play`` and ``seers replay`` to ``app``."""
-
-    @app.command()
-    def play(
-        players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
-        agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
-                                   "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
-                                   "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
-                                   "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
-        seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
-        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
-        rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
-        artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
-        save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
-        page_size: int = typer.Option(40, min=1, metavar="N", help="Legal plays listed per page."),
-        delay: float = typer.Option(0.0, min=0.0, metavar="SECONDS", help="Seconds to wait after each agent move."),
-    ) -> None:
-        """Play Seers Catalog in the terminal against agents: pick your plays by number."""
-        if save is not None and not save.parent.exists():
-            raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
-        from .errors import option_error
-
-        if players in (2, 3, 4, 5) and not 0 <= seat < players:
-            raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
-        try:
-            play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
-                      echo=typer.echo)
-        except ValueError as err:
-            raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
-                                     "specs": "--agents", "seed": "--seed"}) from None
-
-    @app.command()
-    def replay(
-        file: Path = typer.Argument(..., help="Game log saved by 'seers play --save' (JSON)."),
-        all_: bool = typer.Option(False, "--all", help="Print every move at once instead of stepping."),
-    ) -> None:
-        """Step through a saved game log move by move (Enter for the next move)."""
-        try:
-            log = load_log(file)
-        except (OSError, ValueError) as err:
-            raise typer.BadParameter(str(err), param_hint="FILE") from None
-        replay_game(log, step=not all_, echo=typer.echo)
+__all__ = ["agent_seed", "event_lines", "load_log", "make_agents", "play_game", "register", "replay_game",
+           "save_log", "terminal_size", "wrapped_echo"]

@@ -39,15 +39,20 @@ SIGTERM. More in docs/web_server.md.
 """
 
 
-def serve_help() -> str:
-    """:data:`SERVE_HELP` with the default :class:`~seers_web.sessions.Limits` filled in."""
-    from seers_web.sessions import Limits
-    from seers_web.uploads import REPLAYABLE_SPECS
+#: The default :class:`seers_web.sessions.Limits` and ``seers_web.uploads.REPLAYABLE_SPECS`` that the help
+#: states, repeated here so that ``seers --help`` and ``seers serve --help`` do not load the web package
+#: and the engine under it (tests/test_cli_help.py checks that they agree).
+HELP_LIMITS = {"max_rounds": 20, "max_ismcts_iterations": 500, "max_ismcts_seconds": 1.0,
+               "max_search_s_per_game": 600.0, "max_workers": 4}
+HELP_REPLAYABLE_SPECS = ("random", "greedy", "heuristic")
 
-    lim = Limits()
-    return SERVE_HELP.format(max_rounds=lim.max_rounds, iterations=lim.max_ismcts_iterations,
-                             seconds=lim.max_ismcts_seconds, search=lim.max_search_s_per_game,
-                             workers=lim.max_workers, replayable=", ".join(REPLAYABLE_SPECS))
+
+def serve_help() -> str:
+    """:data:`SERVE_HELP` with the default limits (:data:`HELP_LIMITS`) filled in."""
+    lim = HELP_LIMITS
+    return SERVE_HELP.format(max_rounds=lim["max_rounds"], iterations=lim["max_ismcts_iterations"],
+                             seconds=lim["max_ismcts_seconds"], search=lim["max_search_s_per_game"],
+                             workers=lim["max_workers"], replayable=", ".join(HELP_REPLAYABLE_SPECS))
 
 
 def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:

@@ -4,20 +4,39 @@ maskable-ppo``) and ``seers bench train`` (training throughput)."""
 from __future__ import annotations
 
 import textwrap
+from types import SimpleNamespace
 
 import typer
 
 from .errors import non_negative, option_error
 
-from train.league import DEFAULT_MIX
-from train.selfplay import SelfPlayConfig
-from train.trainer import DEFAULT_EVAL_SPECS, TrainConfig
-
-_DEFAULTS = TrainConfig()
-_SELFPLAY = SelfPlayConfig()
+#: The defaults of :class:`train.trainer.TrainConfig` (MaskablePPO), :class:`train.selfplay.SelfPlayConfig`
+#: and RLlibConfig that ``seers train --help`` shows, and the league's mix and baselines, repeated here so
+#: that ``seers train --help`` imports neither torch nor ray nor the compiled engine (it takes a fraction
+#: of a second); tests/test_cli_help.py checks that they agree with the configs.
+_DEFAULTS = SimpleNamespace(
+    n_players=4, n_rounds=4, total_timesteps=100_000, n_envs=8, vec_env="dummy", net_arch=(256, 256),
+    learning_rate=1e-4, n_steps=256, batch_size=256, n_epochs=4, imitation_samples=60_000, imitation_epochs=6,
+    imitation_teacher="heuristic", snapshot_every=20_000, checkpoint_every=20_000, eval_every=40_000,
+    eval_games=10, seed=0, workers=2, out="runs")
+_SELFPLAY = SimpleNamespace(
+    decisions=420_000, games_in_flight=32, actors=2, lr=1e-4, epochs=3, minibatch=1024, clip=0.2,
+    ent_coef=0.003, baseline_seats=0.5, baseline="heuristic", teacher="heuristic", imitation_samples=0,
+    imitation_epochs=4, hidden=256, threads=0, precision="auto")
+DEFAULT_MIX = "random:1,greedy:1,heuristic:2,self:2"  # train.league.DEFAULT_MIX
+DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")  # train.trainer.DEFAULT_EVAL_SPECS
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
-# RLlibConfig's defaults, repeated here so that this module imports no ray (tests check they agree)
 _RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
+
+#: Sections of ``seers train --help`` (typer's ``rich_help_panel``, drawn in click's plain layout by
+#: :class:`seers_cli.commands._Command`): the learners that read the options under each heading; the
+#: options without one apply to every learner.
+SELFPLAY_RLLIB = "Options of selfplay and rllib"
+SELFPLAY_ONLY = "Options of selfplay only"
+SELFPLAY_PPO = "Options of selfplay and maskable-ppo"
+PPO_ONLY = "Options of maskable-ppo only"
+PPO_RLLIB = "Options of maskable-ppo and rllib"
+RLLIB_ONLY = "Options of rllib only"
 
 
 #: ``seers train`` options of the config fields that error messages name (``field=value ...``), per learner.
@@ -86,90 +105,90 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
         players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
-        minutes: float = typer.Option(None, metavar="MINUTES", help="selfplay, rllib: Wall-clock budget of the PPO phase, in "
+        minutes: float = typer.Option(None, metavar="MINUTES", rich_help_panel=SELFPLAY_RLLIB, help="Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
                                       "machine's speed and load; the warm start and the evaluation come "
                                       "on top)."),
-        decisions: int = typer.Option(None, metavar="N", help=f"selfplay, rllib: Budget of the PPO phase in training "
+        decisions: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help=f"Budget of the PPO phase in training "
                                       f"decisions (rllib: environment steps), whatever the machine's speed "
                                       f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 minutes on 2 idle "
                                       f"cores; rllib --minutes {_RLLIB_MINUTES:g})."),
-        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", help="selfplay: Games played in "
+        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="Games played in "
                                             "lockstep by each actor (one batched forward pass per step)."),
-        actors: int = typer.Option(_SELFPLAY.actors, metavar="N", help="selfplay: Rollout worker processes (0: in the "
+        actors: int = typer.Option(_SELFPLAY.actors, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="Rollout worker processes (0: in the "
                                    "learner's process)."),
-        threads: int = typer.Option(_SELFPLAY.threads, metavar="N", help="selfplay: The learner's torch threads (0: the "
+        threads: int = typer.Option(_SELFPLAY.threads, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="The learner's torch threads (0: the "
                                     "cores the actors leave, at least 1)."),
-        precision: str = typer.Option(_SELFPLAY.precision, metavar="P", help="selfplay: The learner's forward passes: "
+        precision: str = typer.Option(_SELFPLAY.precision, metavar="P", rich_help_panel=SELFPLAY_ONLY, help="The learner's forward passes: "
                                       "bfloat16, float32, or auto (bfloat16 where the CPU has AMX or AVX-512 BF16)."),
-        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", help="selfplay, rllib: Decisions per gradient step."),
-        clip: float = typer.Option(_SELFPLAY.clip, metavar="X", help="selfplay, rllib: PPO clipping range."),
-        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", help="selfplay, rllib: Entropy bonus weight."),
-        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", help="selfplay, rllib: Fraction of seats "
+        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help="Decisions per gradient step."),
+        clip: float = typer.Option(_SELFPLAY.clip, metavar="X", rich_help_panel=SELFPLAY_RLLIB, help="PPO clipping range."),
+        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", rich_help_panel=SELFPLAY_RLLIB, help="Entropy bonus weight."),
+        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", rich_help_panel=SELFPLAY_RLLIB, help="Fraction of seats "
                                              "played by --baseline instead of the policy (not trained on)."),
-        baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", help="selfplay, rllib: Agent spec of those seats."),
-        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", help="selfplay, rllib: Hidden layer width."),
-        init_model: str = typer.Option("", metavar="FILE", help="selfplay: Start from this model file (runs/<run>/model.pt, "
+        baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", rich_help_panel=SELFPLAY_RLLIB, help="Agent spec of those seats."),
+        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", rich_help_panel=SELFPLAY_RLLIB, help="Hidden layer width."),
+        init_model: str = typer.Option("", metavar="FILE", rich_help_panel=SELFPLAY_ONLY, help="Start from this model file (runs/<run>/model.pt, "
                                        "same players and deck) instead of the heuristic-residual start."),
-        teacher: str = typer.Option(None, metavar="SPEC", help="selfplay, maskable-ppo: Agent cloned by the warm start: heuristic (selfplay "
+        teacher: str = typer.Option(None, metavar="SPEC", rich_help_panel=SELFPLAY_PPO, help="Agent cloned by the warm start: heuristic (selfplay "
                                     "default), ismcts:<budget> (expert iteration, slow), greedy, random. "
                                     "maskable-ppo takes heuristic, greedy or random. Same as --imitation-teacher."),
-        steps: int = typer.Option(_DEFAULTS.total_timesteps, metavar="N", help="maskable-ppo: Training budget in environment steps "
+        steps: int = typer.Option(_DEFAULTS.total_timesteps, metavar="N", rich_help_panel=PPO_ONLY, help="Training budget in environment steps "
                                   "(learner decisions); with --resume, the total to reach."),
-        opponents: str = typer.Option(DEFAULT_MIX, metavar="MIX", help="maskable-ppo: Opponent mix 'spec:weight,...'; specs: self "
+        opponents: str = typer.Option(DEFAULT_MIX, metavar="MIX", rich_help_panel=PPO_ONLY, help="Opponent mix 'spec:weight,...'; specs: self "
                                       "(snapshots of the learner), random, greedy, heuristic, ismcts..."),
-        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), metavar="SIZES", help="maskable-ppo: Hidden layer sizes of the "
+        net: str = typer.Option(",".join(map(str, _DEFAULTS.net_arch)), metavar="SIZES", rich_help_panel=PPO_ONLY, help="Hidden layer sizes of the "
                                 "policy and value networks."),
         out: str = typer.Option(_DEFAULTS.out, metavar="DIR", help="Folder that holds the run folders."),
         name: str = typer.Option("", metavar="NAME", help="Run folder name (default: a time stamp)."),
-        envs: int = typer.Option(_DEFAULTS.n_envs, metavar="N", help="maskable-ppo: Environments stepped in parallel."),
-        vec_env: str = typer.Option(_DEFAULTS.vec_env, metavar="KIND", help="maskable-ppo: 'dummy' (one process) or 'subproc'."),
-        rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", help="maskable-ppo, rllib: Rounds per game (episode); selfplay plays 4."),
+        envs: int = typer.Option(_DEFAULTS.n_envs, metavar="N", rich_help_panel=PPO_ONLY, help="Environments stepped in parallel."),
+        vec_env: str = typer.Option(_DEFAULTS.vec_env, metavar="KIND", rich_help_panel=PPO_ONLY, help="'dummy' (one process) or 'subproc'."),
+        rounds: int = typer.Option(_DEFAULTS.n_rounds, metavar="N", rich_help_panel=PPO_RLLIB, help="Rounds per game (episode); selfplay plays 4."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         seed: int = typer.Option(_DEFAULTS.seed, callback=non_negative, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
-        eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", help="maskable-ppo: Steps between evaluations (0: none)."),
-        eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", help="maskable-ppo: Deals per evaluation during training."),
+        eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", rich_help_panel=PPO_ONLY, help="Steps between evaluations (0: none)."),
+        eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", rich_help_panel=PPO_ONLY, help="Deals per evaluation during training."),
         final_games: int = typer.Option(400,
                                         metavar="N", help="Deals of the final duplicate tournament (each played once per "
                                              "seat rotation)."),
         eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay and "
                                         "rllib heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
-        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, metavar="STEPS", help="maskable-ppo: Steps between checkpoints."),
-        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, metavar="STEPS", help="maskable-ppo: Steps between self-play snapshots."),
+        checkpoint_every: int = typer.Option(_DEFAULTS.checkpoint_every, metavar="STEPS", rich_help_panel=PPO_ONLY, help="Steps between checkpoints."),
+        snapshot_every: int = typer.Option(_DEFAULTS.snapshot_every, metavar="STEPS", rich_help_panel=PPO_ONLY, help="Steps between self-play snapshots."),
         learning_rate: float = typer.Option(None, metavar="RATE", help="Adam learning rate (default: " + (
             f"selfplay and maskable-ppo {_SELFPLAY.lr:g}" if _SELFPLAY.lr == _DEFAULTS.learning_rate
             else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}")
             + f", rllib {_RLLIB_LR:g})."),
-        n_steps: int = typer.Option(_DEFAULTS.n_steps, metavar="N", help="maskable-ppo: PPO rollout length per environment."),
-        batch_size: int = typer.Option(_DEFAULTS.batch_size, metavar="N", help="maskable-ppo: PPO minibatch size."),
+        n_steps: int = typer.Option(_DEFAULTS.n_steps, metavar="N", rich_help_panel=PPO_ONLY, help="PPO rollout length per environment."),
+        batch_size: int = typer.Option(_DEFAULTS.batch_size, metavar="N", rich_help_panel=PPO_ONLY, help="PPO minibatch size."),
         epochs: int = typer.Option(None, metavar="N", help=f"PPO epochs per update (default: selfplay "
                                    f"{_SELFPLAY.epochs}, maskable-ppo {_DEFAULTS.n_epochs}, rllib "
                                    f"{_RLLIB_EPOCHS})."),
-        imitation_samples: int = typer.Option(None, metavar="N", help=f"selfplay, maskable-ppo: Teacher decisions to clone before PPO "
+        imitation_samples: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_PPO, help=f"Teacher decisions to clone before PPO "
                                               f"(behaviour cloning warm start; 0: PPO from scratch; default: "
                                               f"selfplay {_SELFPLAY.imitation_samples:,}, maskable-ppo "
                                               f"{_DEFAULTS.imitation_samples:,})."),
-        imitation_epochs: int = typer.Option(None, metavar="N", help=f"selfplay, maskable-ppo: Epochs of the cloning (default: selfplay "
+        imitation_epochs: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_PPO, help=f"Epochs of the cloning (default: selfplay "
                                              f"{_SELFPLAY.imitation_epochs}, maskable-ppo "
                                              f"{_DEFAULTS.imitation_epochs})."),
         imitation_teacher: str = typer.Option(None,
-                                              metavar="SPEC", help="selfplay, maskable-ppo: Same as --teacher."),
+                                              metavar="SPEC", rich_help_panel=SELFPLAY_PPO, help="Same as --teacher."),
         workers: int = typer.Option(_DEFAULTS.workers, min=1, metavar="N", help="Processes of the evaluation tournaments."),
-        resume: str = typer.Option(None, metavar="FILE", help="maskable-ppo: Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
+        resume: str = typer.Option(None, metavar="FILE", rich_help_panel=PPO_ONLY, help="Continue from a checkpoint runs/<run>/checkpoints/ckpt_<n>.zip "
                                    "(its run's settings are used; --steps is the total to reach)."),
-        progress: bool = typer.Option(True, help="maskable-ppo: Show progress bars."),
-        num_env_runners: int = typer.Option(1, metavar="N", help="rllib: Sampling processes (0: in the driver)."),
-        envs_per_runner: int = typer.Option(4, metavar="N", help="rllib: Environments per env runner."),
-        address: str = typer.Option(None, metavar="ADDRESS", help="rllib: Join a Ray cluster: auto (started with ray start "
+        progress: bool = typer.Option(True, rich_help_panel=PPO_ONLY, help="Show progress bars."),
+        num_env_runners: int = typer.Option(1, metavar="N", rich_help_panel=RLLIB_ONLY, help="Sampling processes (0: in the driver)."),
+        envs_per_runner: int = typer.Option(4, metavar="N", rich_help_panel=RLLIB_ONLY, help="Environments per env runner."),
+        address: str = typer.Option(None, metavar="ADDRESS", rich_help_panel=RLLIB_ONLY, help="Join a Ray cluster: auto (started with ray start "
                                     "on this machine) or ray://host:port (default: embedded Ray)."),
-        iterations: int = typer.Option(0, metavar="N", help="rllib: Stop after this many training iterations (0: "
+        iterations: int = typer.Option(0, metavar="N", rich_help_panel=RLLIB_ONLY, help="Stop after this many training iterations (0: "
                                        "--minutes / --decisions decide)."),
-        rllib_algo: str = typer.Option("ppo", metavar="ALGO", help="rllib: ppo or impala."),
-        train_batch: int = typer.Option(2000, metavar="N", help="rllib: Env steps per training iteration."),
-        opponent: str = typer.Option("", metavar="SPEC", help="rllib: Frozen opponent model for --opponent-seats: learned, "
+        rllib_algo: str = typer.Option("ppo", metavar="ALGO", rich_help_panel=RLLIB_ONLY, help="ppo or impala."),
+        train_batch: int = typer.Option(2000, metavar="N", rich_help_panel=RLLIB_ONLY, help="Env steps per training iteration."),
+        opponent: str = typer.Option("", metavar="SPEC", rich_help_panel=RLLIB_ONLY, help="Frozen opponent model for --opponent-seats: learned, "
                                      "learned:<model.pt> or rllib:<checkpoint>."),
-        opponent_seats: float = typer.Option(0.0, metavar="FRACTION", help="rllib: Fraction of seats mapped to --opponent."),
+        opponent_seats: float = typer.Option(0.0, metavar="FRACTION", rich_help_panel=RLLIB_ONLY, help="Fraction of seats mapped to --opponent."),
         force: bool = typer.Option(False, "--force", help="Start afresh when the run folder --name exists "
                                    "already (e.g. a failed run); deletes its contents."),
     ) -> None:
@@ -181,8 +200,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         (--baseline-seats); writes runs/<name>/ with model.pt (agent spec
         learned:runs/<name>/model.pt), tb/, config.json, eval.json and summary.json, and prints the
         learned agent's paired per-deal difference from each baseline with its 95% interval.
-        Options whose help starts with learner names (e.g. "selfplay, rllib:") apply to those learners
-        only; the others apply to every learner.
+        The options under "Options:" apply to every learner; the others, to the learners their heading
+        names.
 
         --algo maskable-ppo: clone the heuristic, then MaskablePPO against a league of baselines and
         its own snapshots; writes model.zip (agent spec ppo:runs/<name>/model.zip), checkpoints/,
@@ -239,7 +258,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         imitation_epochs = _DEFAULTS.imitation_epochs if imitation_epochs is None else imitation_epochs
         imitation_teacher = teacher or _DEFAULTS.imitation_teacher
         eval_agents = eval_agents or ",".join(DEFAULT_EVAL_SPECS)
-        from train.trainer import resolve_resume
+        from train.trainer import TrainConfig, resolve_resume
         from train.trainer import train as run_training
 
         try:
@@ -290,6 +309,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from agents.tournament import print_table
         from seers_env import DEFAULT_ARTIFACT_DECK
 
+        from train.selfplay import SelfPlayConfig
         from train.selfplay_run import run_selfplay
 
         d = _SELFPLAY
@@ -358,7 +378,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         from .tables import print_cells
 
-        from train.bench import selfplay_actor_throughput, selfplay_throughput, training_throughput
+        from train.bench import selfplay_actor_throughput, selfplay_throughput, training_throughput, warm_up
         from train.scoring_policy import shipped_model_path, shipped_player_counts
 
         if algo not in ("both", "selfplay", "maskable-ppo", "actor"):
@@ -377,6 +397,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from .bench import check_json_path, write_bench_json
 
         check_json_path(json_path)
+        from .bench import compile_notice
+
+        with compile_notice():  # untimed: compiles (once per install) and loads what the figures time
+            warm_up(players, algo, opponents, model)
         base = None
         results = []
         if algo in ("both", "selfplay"):

@@ -9,6 +9,8 @@ order, whatever view is shown, so every legal play stays choosable.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -17,11 +19,37 @@ from seers_env.game import Game
 from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``"1 card"``, ``"0 cards"``, ``"3 cards"`` (``plural``: when not ``word + "s"``)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
-    """``"player_2"``, or ``"player_2 (heuristic)"`` when ``names`` gives a label for the seat."""
+    """``"player 2"``, or ``"player 2 (heuristic)"`` when ``names`` gives a label for the seat."""
     if names and 0 <= seat < len(names) and names[seat]:
-        return f"player_{seat} ({names[seat]})"
-    return f"player_{seat}"
+        return f"player {seat} ({names[seat]})"
+    return f"player {seat}"
+
+
+def play_text(play: Play) -> str:
+    """:meth:`Play.describe` as the terminal shows it: seats named ``"player 2"`` (the engine's text
+    uses the environment's agent names, ``player_2``)."""
+    return re.sub(r"\bplayer_(\d+)\b", r"player \1", play.describe())
+
+
+def wrap_line(line: str, width: int | None) -> list[str]:
+    """``line`` wrapped at word boundaries to ``width`` columns (``None``: not wrapped).
+
+    A continuation keeps the line's indent and goes 4 further, or lines up after a menu number
+    (``"  [12] "``), so that a wrapped play reads as one. A word longer than the width is not cut.
+    """
+    if width is None or len(line) <= width:
+        return [line]
+    menu = re.match(r"^\s*\[\s*\d+\] ", line)
+    indent = len(menu.group(0)) if menu else len(line) - len(line.lstrip(" ")) + 4
+    indent = min(indent, width // 2)
+    return textwrap.wrap(line, width, subsequent_indent=" " * indent, break_long_words=False,
+                         break_on_hyphens=False) or [line]
 
 
 def format_hand(hand: Sequence[int], known: Sequence[int] = ()) -> list[str]:
@@ -82,19 +110,31 @@ def format_seats(game: Game, me: int | None = None, names: Sequence[str] | None 
             flags.append("Start Seer")
         if s == game.current and not game.game_over:
             flags.append("to act")
-        lines.append(f"  {labels[s].ljust(width)}  {len(game.hands[s]):2d} cards  total {totals[s]:4d}"
+        n = len(game.hands[s])
+        lines.append(f"  {labels[s].ljust(width)}  {n:2d} {'card ' if n == 1 else 'cards'}  total {totals[s]:4d}"
                      + (f"  [{', '.join(flags)}]" if flags else ""))
     return lines
+
+
+def describe_top(meld_type: int, size: int, rank: int) -> str:
+    """The meld to beat as a player says it: ``"a Single 8"``, ``"a Matching Set of three 9s"``,
+    ``"a Suited Run of 4 up to 5"``, ``"the Highest Single"`` (``rank``: half steps, as ``game.top``)."""
+    value = format_rank(rank)
+    mt = MeldType(meld_type)
+    if mt == MeldType.SINGLE:
+        return "the Highest Single" if value == "highest" else f"a Single {value}"
+    if mt == MeldType.SET:
+        words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+        return f"a Matching Set of {words[size] if size < len(words) else size} {value}s"
+    return f"a {MELD_TYPE_NAMES[mt]} of {size} up to {value}"
 
 
 def format_trick(game: Game, names: Sequence[str] | None = None) -> list[str]:
     """The current trick: every meld played to it, and the top meld to beat (or that the trick is open)."""
     if not game.trick:
         return [f"  (empty: {seat_name(game.start_seer, names)} leads)"]
-    lines = [f"  {seat_name(s, names)}: {p.describe()}" for s, p in game.trick]
-    mt, size, rank = game.top
-    lines.append(f"  to beat: {MELD_TYPE_NAMES[MeldType(mt)]} of {size} at {format_rank(rank)}"
-                 f" by {seat_name(game.top_seat, names)}")
+    lines = [f"  {seat_name(s, names)}: {play_text(p)}" for s, p in game.trick]
+    lines.append(f"  to beat: {describe_top(*game.top)}, by {seat_name(game.top_seat, names)}")
     return lines
 
 
@@ -174,11 +214,13 @@ MENU_HELP = [
     "Type the number of a play to make it. Other commands:",
     "  l all plays   s Singles   m Matching Sets   r Suited Runs",
     "  a plays with an artifact   c plays without an artifact",
-    "  f WORDS  plays whose text contains all WORDS (e.g. 'f plum 7', 'f run of 4')",
-    "  n / b next / previous page   p pass (when allowed)   h this help   q quit (saves with --save)",
-    "Order: natural plays first, then pass, then plays that spend a wild, then artifact plays.",
-    "'X (unused)': artifact X is discarded with the meld without its effect (rules section 6),",
-    "  e.g. to get rid of it; 'wild as 7': a wild card counts as a 7.",
+    "  f WORDS  plays whose text holds all WORDS (e.g. 'f plum 7', 'f run of 4')",
+    "  n / b  next / previous page   p pass (when allowed)   h this help",
+    "  q quit (saves the game with --save)",
+    "Order: natural plays first, then pass, then plays that spend a wild, then",
+    "  plays with an artifact.",
+    "'X (unused)': artifact X is discarded with the meld without its effect",
+    "  (rules section 6), e.g. to get rid of it; 'wild as 7': a wild counts as a 7.",
 ]
 
 
@@ -190,11 +232,17 @@ class MenuReply:
         play: the chosen legal play, or ``None``.
         quit: the user asked to quit.
         lines: text to show (a page of plays, help, or why the input was not understood).
+        page: ``lines`` is a page of plays (a caller may show the game's state above it again).
     """
 
     play: Play | None = None
     quit: bool = False
     lines: list[str] | None = None
+    page: bool = False  # ``lines`` is a page of plays (:meth:`PlayMenu.page_lines`)
+
+
+#: The counts of :meth:`PlayMenu.summary`: (view key, what its plays are called).
+SUMMARY_VIEWS = (("s", "singles"), ("m", "sets"), ("r", "runs"), ("a", "with an artifact"), ("c", "without"))
 
 
 class PlayMenu:
@@ -203,23 +251,50 @@ class PlayMenu:
     Args:
         plays: the legal plays (any order); they are listed in :func:`menu_order`, and the play at
             position ``i`` of that order (``self.plays[i]``) has number ``i + 1`` in every view.
-        page_size: plays per page (>= 1).
+        page_size: most plays per page (>= 1).
+        width: columns of the terminal: play lines are wrapped at word boundaries (:func:`wrap_line`);
+            ``None``: not wrapped.
+        rows: terminal rows a page's plays may fill (their wrapped lines; the page's heading not
+            counted), so that what is shown above the list stays on screen; ``None``: no limit. A
+            page holds at least one play.
 
     Raises:
-        ValueError: ``plays`` is empty or ``page_size < 1``.
+        ValueError: ``plays`` is empty, ``page_size < 1`` or ``rows < 1``.
     """
 
-    def __init__(self, plays: Sequence[Play], page_size: int = 40):
+    def __init__(self, plays: Sequence[Play], page_size: int = 40, width: int | None = None,
+                 rows: int | None = None):
         if not plays:
             raise ValueError("PlayMenu needs at least one legal play, got none")
         if page_size < 1:
             raise ValueError(f"page_size={page_size!r} must be >= 1")
+        if rows is not None and rows < 1:
+            raise ValueError(f"rows={rows!r} must be >= 1")
         self.plays = menu_order(plays)
-        self.page_size = page_size
-        self.texts = [p.describe() for p in self.plays]
-        self.view = "l" if len(self.plays) <= page_size else "c"
+        self.page_size, self.width, self.rows = page_size, width, rows
+        self.texts = [play_text(p) for p in self.plays]
         self.words: list[str] = []
         self.page = 0
+        self.view = "l"
+        if len(self._pages(self.shown())) > 1:  # too many for one page: plays without an artifact first
+            self.view = "c"
+
+    def _line(self, i: int) -> str:
+        return f"  [{i + 1:>{len(str(len(self.plays)))}}] {self.texts[i]}"
+
+    def _pages(self, idx: list[int]) -> list[list[int]]:
+        """``idx`` cut into pages: at most ``page_size`` plays and ``rows`` wrapped lines each."""
+        pages: list[list[int]] = [[]]
+        used = 0
+        for i in idx:
+            height = len(wrap_line(self._line(i), self.width))
+            page = pages[-1]
+            if page and (len(page) >= self.page_size or (self.rows is not None and used + height > self.rows)):
+                pages.append([])
+                page, used = pages[-1], 0
+            page.append(i)
+            used += height
+        return pages
 
     def shown(self) -> list[int]:
         """Indices (0-based) of the plays in the current view and filter."""
@@ -229,24 +304,25 @@ class PlayMenu:
                 if keep(p) and all(w in self.texts[i].lower() for w in words)]
 
     def summary(self) -> str:
-        """Counts per view, e.g. ``"359 legal plays: s 94, m 108, r 157, a 276, c 83"``."""
-        counts = ", ".join(f"{k} {sum(1 for p in self.plays if VIEWS[k][1](p))}" for k in "smrac")
-        return f"{len(self.plays)} legal plays: {counts} (h for help)"
+        """Counts per view, with the key that shows each, e.g. ``"359 legal plays: singles 94 (s), sets
+        108 (m), runs 157 (r), with an artifact 276 (a), without 83 (c)"``."""
+        counts = ", ".join(f"{name} {sum(1 for p in self.plays if VIEWS[k][1](p))} ({k})"
+                           for k, name in SUMMARY_VIEWS)
+        return f"{count(len(self.plays), 'legal play')}: {counts}"
 
     def page_lines(self) -> list[str]:
-        """The current page of the current view, each play as ``"[number] description"``."""
+        """The current page of the current view: a heading, then each play as ``"  [number]
+        description"`` (one line each; :func:`wrap_line` wraps them for the terminal)."""
         idx = self.shown()
-        pages = max(1, -(-len(idx) // self.page_size))
-        self.page = min(max(self.page, 0), pages - 1)
+        pages = self._pages(idx)
+        self.page = min(max(self.page, 0), len(pages) - 1)
         title = VIEWS[self.view][0] + (f" containing {' '.join(self.words)!r}" if self.words else "")
         head = f"Your plays: {title}"
-        if pages > 1:
-            head += f", page {self.page + 1}/{pages} (n/b to turn)"
+        if len(pages) > 1:
+            head += f", page {self.page + 1}/{len(pages)} (n/b to turn)"
         if not idx:
             return [head, "  (none; l shows all plays)"]
-        width = len(str(len(self.plays)))
-        start = self.page * self.page_size
-        return [head] + [f"  [{i + 1:>{width}}] {self.texts[i]}" for i in idx[start:start + self.page_size]]
+        return [head] + [self._line(i) for i in pages[self.page]]
 
     def handle(self, text: str) -> MenuReply:
         """Interpret one line of input; never raises on bad input (the reply says what went wrong)."""
@@ -260,10 +336,10 @@ class PlayMenu:
             return MenuReply(lines=MENU_HELP + [self.summary()])
         if low in VIEWS:
             self.view, self.words, self.page = low, [], 0
-            return MenuReply(lines=self.page_lines())
+            return MenuReply(lines=self.page_lines(), page=True)
         if low in ("n", "b"):
             self.page += 1 if low == "n" else -1
-            return MenuReply(lines=self.page_lines())
+            return MenuReply(lines=self.page_lines(), page=True)
         if low == "p":
             for p in self.plays:
                 if p.kind == PlayKind.PASS:
@@ -272,7 +348,7 @@ class PlayMenu:
                                     "meld: rules sections 3 and 4)."])
         if low == "f" or low.startswith("f "):
             self.words, self.page, self.view = low[1:].split(), 0, "l"
-            return MenuReply(lines=self.page_lines())
+            return MenuReply(lines=self.page_lines(), page=True)
         try:
             number = int(text)
         except ValueError:
@@ -283,12 +359,12 @@ class PlayMenu:
 
 
 def describe_move(seat: int, play: Play, names: Sequence[str] | None = None) -> str:
-    """One line for a move: ``"player_1 (greedy): Single 9: Teal 9"``."""
-    return f"{seat_name(seat, names)}: {play.describe()}"
+    """One line for a move: ``"player 1 (greedy): Single 9: Teal 9"``."""
+    return f"{seat_name(seat, names)}: {play_text(play)}"
 
 
 __all__ = [
-    "MENU_HELP", "MenuReply", "PlayMenu", "VIEWS", "describe_move", "format_deal", "format_game_end",
-    "format_hand", "format_round_end", "format_seats", "format_state", "format_trick", "menu_group",
-    "menu_order", "seat_name",
+    "MENU_HELP", "MenuReply", "PlayMenu", "SUMMARY_VIEWS", "VIEWS", "count", "describe_move", "describe_top",
+    "format_deal", "format_game_end", "format_hand", "format_round_end", "format_seats", "format_state",
+    "format_trick", "menu_group", "menu_order", "play_text", "seat_name", "wrap_line",
 ]

@@ -81,17 +81,61 @@ def _option_help(text: str, option: str) -> str:
     return " ".join(block.split()[1:])
 
 
-def test_train_option_prefixes_name_every_learner_that_reads_the_option():
+def _sections(text: str) -> dict[str, list[str]]:
+    """``{heading: [long option names]}`` of a ``--help`` page: its "Options:" and the other sections."""
+    out: dict[str, list[str]] = {}
+    heading = None
+    for line in text.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            heading = line[:-1]
+            out[heading] = []
+        elif heading and line.startswith("  --"):
+            out[heading].append(line.split()[0])
+    return out
+
+
+def test_train_options_are_grouped_by_the_learners_that_read_them():
     text = _help(("train",))
-    for option in ("--minutes", "--decisions", "--minibatch", "--clip", "--ent-coef", "--baseline-seats",
-                   "--baseline", "--hidden"):
-        assert " selfplay, rllib: " in f" {_option_help(text, option)}", option
-    for option in ("--games-in-flight", "--actors", "--init-model"):
-        assert _option_help(text, option).split()[1] == "selfplay:", option
-    assert "maskable-ppo, rllib:" in _option_help(text, "--rounds")
-    for option in ("--teacher", "--imitation-samples", "--imitation-epochs", "--imitation-teacher"):
-        assert "selfplay, maskable-ppo:" in _option_help(text, option), option
-    assert "Options whose help starts with learner names" in " ".join(text.split())
+    sections = _sections(text)
+    assert list(sections) == ["Options", "Options of selfplay and rllib", "Options of selfplay only",
+                              "Options of selfplay and maskable-ppo", "Options of maskable-ppo only",
+                              "Options of maskable-ppo and rllib", "Options of rllib only"]
+    assert {"--algo", "--players", "--seed", "--out", "--learning-rate", "--epochs", "--help"} <= set(sections["Options"])
+    assert set(sections["Options of selfplay and rllib"]) == {
+        "--minutes", "--decisions", "--minibatch", "--clip", "--ent-coef", "--baseline-seats", "--baseline", "--hidden"}
+    assert set(sections["Options of selfplay only"]) == {"--games-in-flight", "--actors", "--threads", "--precision",
+                                                         "--init-model"}
+    assert set(sections["Options of selfplay and maskable-ppo"]) == {
+        "--teacher", "--imitation-samples", "--imitation-epochs", "--imitation-teacher"}
+    assert {"--steps", "--opponents", "--resume", "--progress"} <= set(sections["Options of maskable-ppo only"])
+    assert sections["Options of maskable-ppo and rllib"] == ["--rounds"]
+    assert {"--num-env-runners", "--address", "--opponent-seats"} <= set(sections["Options of rllib only"])
+    # every option is listed once, and its help no longer repeats the learner names
+    listed = [o for names in sections.values() for o in names]
+    assert len(listed) == len(set(listed))
+    assert "selfplay, rllib:" not in text and "maskable-ppo: Training budget" not in text
+    # the help of every option starts in one column, across sections
+    starts = {re.match(r"^  --\S.*?  +(?=\S)", line).end() for line in text.splitlines()
+              if re.match(r"^  --\S.*?  +\S", line)}
+    assert len(starts) == 1, starts
+    assert 'The options under "Options:" apply to every learner' in " ".join(text.split())
+
+
+def test_help_defaults_shown_without_the_heavy_modules_agree_with_the_configs():
+    """seers_cli.train_cmd repeats the defaults --help shows, so that the help imports no torch: they
+    must be the configs' own."""
+    pytest.importorskip("torch")
+    from seers_cli import train_cmd as cli
+    from train.league import DEFAULT_MIX
+    from train.selfplay import SelfPlayConfig
+    from train.trainer import DEFAULT_EVAL_SPECS, TrainConfig
+
+    ppo, selfplay = TrainConfig(), SelfPlayConfig()
+    for name, value in vars(cli._DEFAULTS).items():
+        assert getattr(ppo, name) == value, name
+    for name, value in vars(cli._SELFPLAY).items():
+        assert getattr(selfplay, name) == value, name
+    assert (cli.DEFAULT_MIX, cli.DEFAULT_EVAL_SPECS) == (DEFAULT_MIX, DEFAULT_EVAL_SPECS)
 
 
 def test_selfplay_rejects_maskable_ppo_options_in_good_grammar():
@@ -110,3 +154,34 @@ def test_bench_help_has_no_markup_or_internal_names():
     for path in (("bench", "train"), ("bench", "env")):
         text = _help(path)
         assert "``" not in text and "vector_threads_steps_per_s" not in text, text
+
+
+def test_serve_help_states_the_web_servers_own_limits():
+    from seers_cli import serve_cmd
+    from seers_web.sessions import Limits
+    from seers_web.uploads import REPLAYABLE_SPECS
+
+    limits = Limits()
+    assert {name: getattr(limits, name) for name in serve_cmd.HELP_LIMITS} == serve_cmd.HELP_LIMITS
+    assert serve_cmd.HELP_REPLAYABLE_SPECS == REPLAYABLE_SPECS
+
+
+@pytest.mark.parametrize("args", [["--help"], ["train", "--help"], ["play", "--help"], ["serve", "--help"],
+                                  ["bench", "env", "--help"]], ids=" ".join)
+def test_help_loads_no_heavy_module(args):
+    """``seers --help`` and ``seers <command> --help`` load neither torch, numba (the compiled engine),
+    pettingzoo, fastapi, ray, rich's tables nor the project's lower layers: they take a fraction of a
+    second."""
+    import subprocess
+    import sys
+
+    heavy = ["torch", "numba", "pettingzoo", "fastapi", "ray", "rich.table", "seers_env", "agents", "train",
+             "seers_web"]
+    code = ("import sys\nsys.argv = ['seers', *%r]\nfrom seers_cli.commands import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', [m for m in %r if m in sys.modules])\n") % (args, heavy)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    assert "Usage: seers" in out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "LOADED []", out.stdout[-300:]

@@ -19,7 +19,7 @@ from agents import make_agent
 from seers_cli import play_cli
 from seers_env.game import Game, GameConfig
 from seers_env.plays import MeldType, Play, PlayKind
-from seers_cli.tui import PlayMenu, format_hand, menu_group, menu_order
+from seers_cli.tui import PlayMenu, format_hand, menu_group, menu_order, play_text
 from seers_env.view import SeatView
 
 runner = CliRunner()
@@ -70,7 +70,7 @@ def test_full_game_choosing_first_play_matches_independent_simulation(tmp_path):
         game.apply(menu_order(game.legal_plays())[0] if s == 0 else agents[s].act(SeatView(game, s)))
     assert "=== Game over ===" in result.output
     for s, total in enumerate(game.totals):
-        assert re.search(rf"^  player_{s}[^\n]*: {total}$", result.output, re.M)
+        assert re.search(rf"^  player {s}[^\n]*: {total}$", result.output, re.M)
     log = json.loads(save.read_text())
     assert log["agents"] == ["you", "random", "random"]
     assert Game.replay(log).totals == game.totals
@@ -195,9 +195,9 @@ def test_replay_all_prints_every_move_in_order(tmp_path):
     path, game = _random_log(tmp_path)
     r = runner.invoke(APP, ["replay", str(path), "--all"])
     assert r.exit_code == 0, r.output
-    plays = [(e["seat"], Play.from_dict(e["play"]).describe()) for e in game.events if e["event"] == "play"]
-    lines = [ln for ln in r.output.splitlines() if re.match(r"^player_\d+: ", ln)]
-    assert lines == [f"player_{s}: {d}" for s, d in plays]
+    plays = [(e["seat"], play_text(Play.from_dict(e["play"]))) for e in game.events if e["event"] == "play"]
+    lines = [ln for ln in r.output.splitlines() if re.match(r"^player \d+: ", ln)]
+    assert lines == [f"player {s}: {d}" for s, d in plays]
     assert r.output.count("Round over.") == 2
     assert "=== Game over ===" in r.output
 
@@ -206,7 +206,7 @@ def test_replay_steps_on_enter_and_stops_on_q(tmp_path):
     path, game = _random_log(tmp_path)
     r = runner.invoke(APP, ["replay", str(path)], input="\n\nwhat\n5\ns\nq\n")
     assert r.exit_code == 0
-    moves = re.findall(r"(?:^|quit )player_\d+: ", r.output, re.M)  # a move starts a line or follows the prompt
+    moves = re.findall(r"(?:^|quit )player \d+: ", r.output, re.M)  # a move starts a line or follows the prompt
     assert len(moves) == 1 + 2 + 5  # first move, two Enters, then 5 moves at once
     assert "'what' is not understood" in r.output
     assert "Replay stopped." in r.output
@@ -274,3 +274,96 @@ def test_pass_comes_before_plays_that_spend_a_wild():
     wild_single = Play(PlayKind.MELD, MeldType.SINGLE, 1, 18, (), wild_values=(9,))
     menu = PlayMenu([wild_single, Play(PlayKind.PASS)])
     assert menu.handle("1").play.is_pass and menu.handle("2").play == wild_single
+
+
+def _screen_at_prompts(width: int, height: int, inputs: list[str], seed: int = 11, seat: int = 0):
+    """Play with scripted input at a width x height screen; returns the output lines and, at each
+    prompt, the rows that the prompt's screen shows above it."""
+    out: list[str] = []
+    screens: list[list[str]] = []
+
+    def read_line(prompt: str) -> str:
+        screens.append(out[-(height - 1):])
+        if not inputs:
+            raise EOFError
+        return inputs.pop(0)
+
+    play_cli.play_game(["heuristic"], 4, seat, seed, 1, True, 40, None, 0.0, read_line=read_line,
+                       echo=out.append, width=width, height=height)
+    return out, screens
+
+
+def test_terminal_play_wraps_at_word_boundaries_and_keeps_hand_and_trick_on_screen():
+    """At 80x30, leading with 369 legal plays: every line fits 80 columns and breaks between words, and
+    each page of plays (the first, a view, the next page) shows under the seats, trick and hand."""
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=11)
+    assert game.current == 0 and len(game.legal_plays()) > 300
+    out, screens = _screen_at_prompts(80, 30, ["r", "n", "q"])
+    assert all(len(line) <= 80 for line in out)
+    words = set(" ".join(play_text(p) for p in game.legal_plays()).replace(",", " ").split())
+    for before, after in zip(out, out[1:]):  # a wrapped line continues, indented, with a whole word
+        if after.startswith("      ") and not after.strip().startswith("["):
+            assert before[-1:].isalnum() is False or before.split()[-1].strip(",") in words | {"as"}, (before, after)
+            assert after.split()[0].strip(",") in words, after
+    for screen in screens:
+        text = "\n".join(screen)
+        for must in ("Seats:", "Trick:", "Your hand:", "  artifacts: ", "legal plays: singles", "Your plays: "):
+            assert must in text, (must, text)
+        assert len(re.findall(r"^  \[\s*\d+\] ", text, re.M)) >= 5  # and a page of plays below them
+    def page(screen: list[str]) -> list[int]:
+        text = "\n".join(screen)
+        return [int(n) for n in re.findall(r"^  \[\s*(\d+)\] ", text[text.rindex("Your plays: "):], re.M)]
+
+    assert "Your plays: Suited Runs, page 2/" in "\n".join(screens[2])
+    runs = [i + 1 for i, p in enumerate(menu_order(game.legal_plays())) if p.meld_type == MeldType.RUN]
+    first, second = page(screens[1]), page(screens[2])
+    assert first + second == runs[:len(first) + len(second)]  # page 2 follows page 1
+
+
+def test_wrapped_play_keeps_whole_words_and_lines_up_after_its_number():
+    from seers_cli.tui import wrap_line
+
+    line = ("  [ 3] Suited Run of 4 in Teal up to 6: wild as 3, Green 4 as Teal, Teal 5, Teal 6, Suit "
+            "Changer, Go First (unused)")
+    lines = wrap_line(line, 80)
+    assert len(lines) == 2 and all(len(x) <= 80 for x in lines)
+    assert lines[1].startswith(" " * 7) and lines[1][7] != " "  # after "  [ 3] "
+    assert " ".join(" ".join(lines).split()) == " ".join(line.split())  # nothing cut, nothing lost
+    assert wrap_line("short", 80) == ["short"] and wrap_line(line, None) == [line]
+    trick = "  player 3 (heuristic): Suited Run of 4 in Silver up to 5: Silver 2, Silver 3, Silver 4, wild as 5"
+    assert wrap_line(trick, 80)[1].startswith("      Silver")  # indented 4 more, never "Sil" / "ver"
+
+
+def test_summary_and_meld_to_beat_read_as_words_with_plurals():
+    from seers_cli.play_cli import event_lines
+    from seers_cli.tui import count, describe_top, format_trick, seat_name
+
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=11)
+    menu = PlayMenu(game.legal_plays())
+    assert re.fullmatch(r"369 legal plays: singles \d+ \(s\), sets \d+ \(m\), runs \d+ \(r\), "
+                        r"with an artifact \d+ \(a\), without \d+ \(c\)", menu.summary())
+    assert PlayMenu([Play(PlayKind.PASS)]).summary().startswith("1 legal play: ")
+    single = next(p for p in menu_order(game.legal_plays()) if p.meld_type == MeldType.SINGLE)
+    game.apply(single)
+    assert format_trick(game)[-1] == f"  to beat: a Single {single.describe().split()[1].rstrip(':')}, by player 0"
+    assert describe_top(MeldType.SET, 3, 18) == "a Matching Set of three 9s"
+    assert describe_top(MeldType.RUN, 4, 10) == "a Suited Run of 4 up to 5"
+    assert describe_top(MeldType.SINGLE, 1, 17) == "a Single 8 1/2"
+    assert seat_name(2) == "player 2" and seat_name(1, ["you", "greedy"]) == "player 1 (greedy)"
+    assert (count(1, "card"), count(0, "card"), count(2, "move")) == ("1 card", "0 cards", "2 moves")
+    won = event_lines({"event": "trick", "cards": [5], "won_by": 1}, game, None)
+    assert won == ["  -> player 1 wins the trick (1 card) and leads next"]
+    taken = event_lines({"event": "trick", "cards": [5, 6], "taken_by": 2}, game, None)
+    assert "takes the trick's 2 cards" in taken[0]
+
+
+def test_seats_line_says_card_for_one_card_and_keeps_its_columns():
+    from seers_cli.tui import format_seats
+
+    game = Game(GameConfig(n_players=2, n_rounds=1), seed=3)
+    while min(len(h) for h in game.hands) > 1 and not game.game_over:
+        game.apply(menu_order(game.legal_plays())[0])
+    lines = format_seats(game)
+    one = [x for x in lines if " 1 card " in x]
+    assert one and not any(" 1 cards" in x for x in lines)
+    assert len({x.index("total") for x in lines}) == 1  # the total column lines up

@@ -142,11 +142,15 @@ def test_bench_train_json(tmp_path, monkeypatch):
         return {"decisions": 1000 * actors, "trained": 400 * actors, "seconds": seconds,
                 "decisions_per_s": 100.0 * actors, "trained_per_s": 40.0 * actors}
 
+    warmed = []
     monkeypatch.setattr(train.bench, "training_throughput", fake)
     monkeypatch.setattr(train.bench, "selfplay_throughput", fake_selfplay)
+    # the untimed warm-up runs first, for the algorithm timed
+    monkeypatch.setattr(train.bench, "warm_up", lambda players, algo, *rest: warmed.append((algo, len(calls))))
     out = tmp_path / "train.json"
     result = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "maskable-ppo", "--json", str(out)])
     assert result.exit_code == 0, result.output
+    assert warmed == [("maskable-ppo", 0)]
     data = _strict(out)
     assert [(r["vec_env"], r["n_envs"]) for r in data["results"]] == calls
     assert data["results"][0]["ratio"] == 1.0 and data["results"][1]["ratio"] == 0.25

@@ -276,3 +276,23 @@ def test_seat_difference_lines_use_the_tables_short_names():
     assert lines[2].split() == ["heuristic", "+0.00", "n/a", "tie"]
     assert lines[1].index("+2.78") == lines[2].index("+0.00")  # aligned columns
     assert all(len(x) <= 80 for x in lines)
+
+
+def test_terminal_bar_shows_no_eta_until_a_rate_is_known(monkeypatch):
+    """The live bar's ETA is the plain lines' (seers_env.progress.EtaEstimate): "--" while the deals
+    done span less than its minimum time, not rich's guess from the first two deals."""
+    import rich.progress
+
+    import agents.tournament as tournament
+
+    shown = []
+    update = rich.progress.Progress.update
+
+    def record(self, task_id, **fields):
+        shown.append(fields.get("eta"))
+        return update(self, task_id, **fields)
+
+    monkeypatch.setattr(tournament, "is_terminal", lambda: True)
+    monkeypatch.setattr(rich.progress.Progress, "update", record)
+    tournament.run_tournament(["random", "random"], games=3, seed=0, workers=1, n_rounds=1, progress=True)
+    assert shown == ["--", "--", "0:00"]  # three quick deals: no rate yet, then done

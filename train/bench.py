@@ -49,7 +49,7 @@ def training_throughput(vec_env: str, n_envs: int, seconds: float, n_players: in
                                                             "vf": list(config.net_arch)}},
                                 seed=seed, device="cpu", verbose=0)
             model.learn(10**9, callback=_Stop())
-            elapsed = marks["t1"] - marks["t0"]
+            elapsed = max(marks["t1"] - marks["t0"], 1e-9)
             steps = marks["n1"] - marks["n0"]
         finally:
             venv.close()
@@ -125,9 +125,27 @@ def selfplay_actor_throughput(seconds: float, n_players: int = 4, games_in_fligh
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             trained += len(actor.collect())
-        sec = time.perf_counter() - t0
+        sec = max(time.perf_counter() - t0, 1e-9)
     finally:
         torch.set_num_threads(threads)
     plays = actor.decisions - d0
     return {"decisions": plays, "trained": trained, "seconds": sec, "decisions_per_s": plays / sec,
             "trained_per_s": trained / sec}
+
+
+def warm_up(n_players: int = 4, algo: str = "both", opponents: str = "random:1,greedy:1,heuristic:2",
+            init_model: str = "", seed: int = 0) -> None:
+    """Run the code paths that ``seers bench train --algo algo`` times, once, untimed, in this process,
+    so that no figure holds compiling: numba compiles what its cache lacks (the first run after an
+    install; the actor and environment worker processes then load it from the cache), and torch and
+    the models are loaded.
+
+    ``algo``: ``"both"``, ``"selfplay"``, ``"maskable-ppo"`` or ``"actor"``: the self-play actor's
+    rollout on the compiled kernel (and on ``Game`` objects for ``"actor"``), and two short MaskablePPO
+    iterations (one environment, whole games of the opponents of ``opponents``).
+    """
+    if algo in ("both", "selfplay", "actor"):
+        for kernel in (True, False) if algo == "actor" else (True,):
+            selfplay_actor_throughput(0.0, n_players, kernel=kernel, seed=seed, init_model=init_model)
+    if algo in ("both", "maskable-ppo"):
+        training_throughput("dummy", 1, 0.0, n_players, opponents, seed, n_steps=256)

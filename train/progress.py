@@ -3,7 +3,7 @@ and the self-play learner's progress rows (:class:`SelfPlayProgress`).
 
 On a terminal: a rich bar. Otherwise (output to a file or a pipe): a plain line every ``every_s``
 seconds (:class:`seers_env.progress.ProgressLines`). Both show steps done / total, the speed, elapsed
-time, ETA and the latest evaluation. The speed is the one the run's summary reports: **environment
+time, ETA (``--`` until a rate is known) and the latest evaluation. The speed is the one the run's summary reports: **environment
 steps (learner decisions) per second of training wall time, PPO updates included, evaluations
 excluded**, averaged since the start of this ``learn`` call (stable-baselines3's own bar shows a
 smoothed rate of rollout collection only, which is higher; it is not used).
@@ -14,7 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
-from seers_env.progress import ProgressLines, format_duration, is_terminal
+from seers_env.progress import ETA_UNKNOWN, ProgressLines, format_duration, is_terminal
 
 #: Seconds between plain progress lines of a training run.
 TRAIN_PROGRESS_EVERY_S = 30.0
@@ -46,16 +46,16 @@ def make_progress_callback(total: int, start_steps: int, timing: dict, every_s: 
         def _on_training_start(self) -> None:
             self.eval0 = timing.get("eval_s", 0.0)
             if terminal if terminal is not None else is_terminal():
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                           TimeElapsedColumn, TimeRemainingColumn)
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+                # the plain lines' rate and ETA (the ETA stays "--" until a rate is known)
                 self.lines = ProgressLines(total, "steps", every_s=every_s, start_done=start_steps)
                 self.bar = Progress(TextColumn("PPO"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                                    TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                                    TimeRemainingColumn())
+                                    TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                                    TextColumn("ETA {task.fields[eta]}"))
                 self.bar.start()
                 self.bar.console.print(f"steps/s = {RATE_NOTE}")
-                self.task = self.bar.add_task("ppo", total=total, completed=start_steps, rate="")
+                self.task = self.bar.add_task("ppo", total=total, completed=start_steps, rate="", eta=ETA_UNKNOWN)
                 self.shown_note = ""
             else:
                 self.lines = ProgressLines(total, "steps", label="train", every_s=every_s, echo=echo,
@@ -71,9 +71,8 @@ def make_progress_callback(total: int, start_steps: int, timing: dict, every_s: 
             n = int(self.model.num_timesteps)
             self.lines.paused = timing.get("eval_s", 0.0) - self.eval0
             if self.bar is not None:
-                elapsed = self.lines.clock() - self.lines.start - self.lines.paused
-                rate = (n - start_steps) / max(elapsed, 1e-9)
-                self.bar.update(self.task, completed=n, rate=f"{rate:,.0f} steps/s")
+                self.bar.update(self.task, completed=n, rate=f"{self.lines.rate(n):,.0f} steps/s",
+                                eta=self.lines.eta.text(n, self.lines.paused))
                 note = self._note()
                 if note != self.shown_note:  # each new evaluation: one line above the bar
                     self.bar.console.print(note)
@@ -102,8 +101,9 @@ class SelfPlayProgress:
 
     ``plays/s`` counts every seat's plays per second **since the previous row** (the first row: since
     the PPO phase started, compile time included); ``ETA`` comes from the trained decisions per second
-    over the same span. With a wall-clock budget (``minutes``) the columns are ``trained`` and ``left``
-    (time left of the budget). ``elapsed`` is the time since the PPO phase started.
+    over the same span, and reads ``--`` in the first row (a rate that includes starting the actors and
+    compiling is no rate of the training). With a wall-clock budget (``minutes``) the columns are
+    ``trained`` and ``left`` (time left of the budget). ``elapsed`` is the time since the PPO phase started.
 
     Args:
         budget: trained decisions to reach, or ``None`` with ``minutes``.
@@ -126,7 +126,8 @@ class SelfPlayProgress:
 
     def intro(self, every_s: float) -> list[str]:
         """Lines that say what the columns count, wrapped at 80 columns (printed once, before PPO)."""
-        eta = ("ETA: from the trained decisions per second over the same span" if self.budget is not None
+        eta = ("ETA: from the trained decisions per second over the same span (-- in the first row)"
+               if self.budget is not None
                else "left: time left of the --minutes budget")
         return textwrap.wrap(f"Self-play PPO: a row every {every_s:g} s or more; trained: the policy's decisions "
                              f"with a choice; plays/s: every seat's plays per second since the row before "
@@ -145,13 +146,19 @@ class SelfPlayProgress:
         if self.budget is not None:
             done = f"{trained:,d}/{self.budget:,d}"
             rate = (trained - self.last_trained) / span
-            left = 0.0 if trained >= self.budget else (self.budget - trained) / rate if rate > 0 else float("inf")
+            if trained >= self.budget:
+                left = 0.0
+            elif self.n_rows == 0 or rate <= 0:  # the first span holds start-up and compiling
+                left = None
+            else:
+                left = (self.budget - trained) / rate
         else:
             done = f"{trained:,d}"
             left = max(0.0, self.start + 60 * self.minutes - now)
         out = [self.header()] if self.n_rows % self.header_every == 0 else []
         out.append(f"{iteration:>5d}  {done:>{self.trained_w}}  {plays_rate:>7,.0f}  {rounds:>9,d}  "
-                   f"{entropy:>7.2f}  {format_duration(now - self.start):>8}  {format_duration(left):>8}")
+                   f"{entropy:>7.2f}  {format_duration(now - self.start):>8}  "
+                   f"{ETA_UNKNOWN if left is None else format_duration(left):>8}")
         self.n_rows += 1
         self.last_t, self.last_trained, self.last_plays = now, trained, plays
         return out

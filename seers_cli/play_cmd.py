@@ -1,0 +1,62 @@
+"""The ``seers play`` and ``seers replay`` commands (their options and help); the game itself is
+:mod:`seers_cli.play_cli`, imported when a command runs, so that ``seers --help`` does not load the
+engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from .errors import non_negative
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add ``seers play`` and ``seers replay`` to ``app``."""
+
+    @app.command()
+    def play(
+        players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
+        agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
+                                   "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
+                                   "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
+                                   "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
+        seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
+        seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
+        rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
+        artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
+        save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
+        page_size: int = typer.Option(40, min=1, metavar="N", help="Most legal plays listed per page (on a "
+                                      "terminal, fewer when more would push your hand and the trick off "
+                                      "the screen)."),
+        delay: float = typer.Option(0.0, min=0.0, metavar="SECONDS", help="Seconds to wait after each agent move."),
+    ) -> None:
+        """Play Seers Catalog in the terminal against agents: pick your plays by number."""
+        from .play_cli import play_game
+
+        if save is not None and not save.parent.exists():
+            raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
+        from .errors import option_error
+
+        if players in (2, 3, 4, 5) and not 0 <= seat < players:
+            raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
+        try:
+            play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
+                      echo=typer.echo)
+        except ValueError as err:
+            raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
+                                     "specs": "--agents", "seed": "--seed"}) from None
+
+    @app.command()
+    def replay(
+        file: Path = typer.Argument(..., help="Game log saved by 'seers play --save' (JSON)."),
+        all_: bool = typer.Option(False, "--all", help="Print every move at once instead of stepping."),
+    ) -> None:
+        """Step through a saved game log move by move (Enter for the next move)."""
+        from .play_cli import load_log, replay_game
+
+        try:
+            log = load_log(file)
+        except (OSError, ValueError) as err:
+            raise typer.BadParameter(str(err), param_hint="FILE") from None
+        replay_game(log, step=not all_, echo=typer.echo)
