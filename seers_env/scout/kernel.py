@@ -1175,23 +1175,68 @@ def legal_key_lists(hands, active, scal, slots):
 
 
 @njit(cache=True)
-def random_actions(masks, uniforms, out):
-    """``out[i]``: the ``int(u * count)``-th allowed action of ``masks[i]`` (``u = uniforms[i]``), -1 when
-    none is allowed (for random rollouts and benchmarks)."""
+def _random_actions(masks, words, uniforms, out):
+    """:func:`random_legal_actions` on C-contiguous masks, ``words`` their uint32 view ``(N, A // 4)``
+    (all-zero words, most of a mask, skipped 4 actions at a time). Returns the first bad row (a uniform
+    outside [0, 1) or a mask value other than 0 and 1), or -1."""
     for i in range(masks.shape[0]):
+        u = uniforms[i]
+        if not (u >= 0.0 and u < 1.0):  # NaN fails both
+            return i
+        out[i] = -1
         count = 0
-        for a in range(masks.shape[1]):
-            count += masks[i, a]
+        seen = np.uint32(0)
+        for w in range(words.shape[1]):
+            if words[i, w]:
+                seen |= words[i, w]
+                for a in range(4 * w, 4 * w + 4):
+                    count += masks[i, a]
+        if seen & np.uint32(0xFEFEFEFE):
+            return i
         if count == 0:
-            out[i] = -1
             continue
-        target = int(uniforms[i] * count)
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                if target == 0:
-                    out[i] = a
-                    break
-                target -= 1
+        want = int(u * count)
+        for w in range(words.shape[1]):
+            if not words[i, w]:
+                continue
+            for a in range(4 * w, 4 * w + 4):
+                if masks[i, a]:
+                    if want == 0:
+                        out[i] = a
+                    want -= 1
+            if want < 0:
+                break
+    return -1
+
+
+def random_legal_actions(masks: np.ndarray, uniforms) -> np.ndarray:
+    """A uniformly random allowed action of each row: the ``int(u * count)``-th allowed action (increasing
+    order) of row ``i`` with ``u = uniforms[i]``; int64 ``(N,)``, -1 for a row that allows nothing (for
+    random rollouts and benchmarks; compiled).
+
+    Args:
+        masks: int8 ``(N, N_ACTIONS)`` 0/1 action masks (the batch API's ``"action_mask"``).
+        uniforms: float64 ``(N,)``, each in [0, 1).
+
+    Raises:
+        TypeError: ``masks`` is not an int8 numpy array. ValueError: a wrong shape, a uniform outside
+            [0, 1) or a mask value other than 0 and 1 (the message names the row).
+    """
+    if not isinstance(masks, np.ndarray) or masks.dtype != np.int8:
+        raise TypeError(f"masks must be an int8 numpy array (N, {N_ACTIONS}), got "
+                        f"{getattr(masks, 'dtype', type(masks).__name__)}")
+    if masks.ndim != 2 or masks.shape[1] != N_ACTIONS:
+        raise ValueError(f"masks must have shape (N, {N_ACTIONS}), got {masks.shape}")
+    u = np.asarray(uniforms, dtype=np.float64)
+    if u.shape != (masks.shape[0],):
+        raise ValueError(f"uniforms must have shape ({masks.shape[0]},) (one per mask row), got {u.shape}")
+    m = np.ascontiguousarray(masks)
+    out = np.empty(m.shape[0], np.int64)
+    bad = _random_actions(m, m.view(np.uint32), u, out)
+    if bad >= 0:
+        raise ValueError(f"row {bad}: uniforms[{bad}] = {float(u[bad])!r} must be in [0, 1) and mask values 0 or 1 "
+                         f"(got {sorted(set(np.unique(m[bad]).tolist()))})")
+    return out
 
 
 # --- Python side: dealing and a container of games ---------------------------------------------------------
@@ -1469,5 +1514,5 @@ class ScoutKernel:
 __all__ = [
     "ACTIVE_CAP", "H_CAP", "N_SCALARS", "OUT_GAME_OVER", "OUT_NOTHING", "OUT_ROUND", "ScoutKernel",
     "apply_key", "draw_game_deals", "legal_key_lists", "legal_keys", "play_key", "play_of_key", "plays_of_keys",
-    "step_all", "step_keys_all",
+    "random_legal_actions", "step_all", "step_keys_all",
 ]
