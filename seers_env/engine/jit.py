@@ -90,6 +90,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "engine/scoring.py",
     "observation.py",
     "play_eval.py",
+    "scout/__init__.py",
     "scout/actions.py",
     "scout/cards.py",
     "scout/features.py",
