@@ -200,7 +200,8 @@ def test_reset_without_a_seed_deals_fresh_games():
 
 def test_methods_before_reset_and_after_close_raise_reset_needed():
     venv = ScoutVectorEnv(2, n_players=3)
-    calls = {"step": lambda: venv.step(np.zeros(2, np.int64)), "step_plays": lambda: venv.step_plays(np.zeros(2, np.int64)),
+    zeros = np.zeros(2, np.int64)
+    calls = {"step": lambda: venv.step(zeros), "step_plays": lambda: venv.step_plays(zeros),
              "play_features": venv.play_features, "action_masks": venv.action_masks}
     for name, call in calls.items():
         with pytest.raises(ResetNeeded, match="reset"):

@@ -819,7 +819,7 @@ def _scout_card(hands, scouted, active, scal, i, seat, end, flip, position):
 
 
 @njit(cache=True)
-def _after_show(hands, active, scal, scores, i, seat, iw):
+def _after_show(hands, active, scal, i, seat, iw):
     """Round end (a), or the next seat; 2 players: the 7(b) test. Returns ``(reason, exempt)``, reason -1
     when the round goes on."""
     if scal[i, S_HLEN + seat] == 0:
@@ -866,7 +866,7 @@ def apply_key(hands, scouted, active, scal, scores, deals, i, key, iw):
     reason, exempt = -1, -1
     if kind == SHOW:
         _take_segment_to_active(hands, scouted, active, scal, i, seat, s, L)
-        reason, exempt = _after_show(hands, active, scal, scores, i, seat, iw)
+        reason, exempt = _after_show(hands, active, scal, i, seat, iw)
     elif kind == SCOUT:
         _scout_card(hands, scouted, active, scal, i, seat, e, f, p)
         if n == 2:
@@ -882,7 +882,7 @@ def apply_key(hands, scouted, active, scal, scores, deals, i, key, iw):
         _scout_card(hands, scouted, active, scal, i, seat, e, f, p)
         scal[i, S_SS_USED + seat] = 1
         _take_segment_to_active(hands, scouted, active, scal, i, seat, s, L)
-        reason, exempt = _after_show(hands, active, scal, scores, i, seat, iw)
+        reason, exempt = _after_show(hands, active, scal, i, seat, iw)
     else:  # STOP: ends the round as 7(b)
         reason, exempt = REASON_B, scal[i, S_OWNER]
     if reason < 0 and scal[i, S_TURNS] >= scal[i, S_MAX_TURNS]:
