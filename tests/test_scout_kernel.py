@@ -222,7 +222,8 @@ def test_kernel_config_and_load_errors():
         kern.load_game(0, ScoutGame(ScoutConfig(n_players=4), seed=0))
     with pytest.raises(ValueError, match="seed"):
         kern.new_game(0, -1)
-    assert kern.game_over(0) and kern.legal_plays(0) == []
+    assert kern.game_over(0) and kern.legal_plays(0) == []  # never dealt
+    assert kern.round_scores(0) == [] and kern.round_end_reasons(0) == [] and kern.totals(0) == [0, 0, 0]
 
 
 def test_play_keys_sort_as_play_tuples_and_round_trip():

@@ -250,7 +250,8 @@ def test_bad_actions_and_indices_are_refused_with_clear_errors_and_change_nothin
     f = venv.play_features()
     counts = np.diff(f.offsets)
     for idx, err, text in [(np.array([0, counts[1]]), IndexError, "row 1"), (np.array([-1, 0]), IndexError, "row 0"),
-                           (np.array([0]), ValueError, "shape"), (np.array([0.0, 0.0]), TypeError, "integer")]:
+                           (np.array([0]), ValueError, "shape"), (np.array([0.0, 0.0]), TypeError, "integer"),
+                           (np.array([0, 2**63], np.uint64), ValueError, "play index 9223372036854775808 of row 1")]:
         with pytest.raises(err, match=text):
             venv.step_plays(idx)
         assert _same(before, _state(venv))

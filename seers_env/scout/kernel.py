@@ -1326,6 +1326,8 @@ class ScoutKernel:
         sc[:, S_PUBLIC] = int(config.public_scout_flip_and_position)
         sc[:, S_MAY_STOP] = int(config.two_player_may_stop)
         sc[:, S_PHASE] = PH_OVER
+        sc[:, S_REASONS:S_REASONS + MAX_ROUNDS] = -1
+        sc[:, S_EXEMPT:S_EXEMPT + MAX_ROUNDS] = -1
         self.slot_rngs: list[np.random.Generator | None] = [None] * n
         self._iw = np.zeros((8, 64), np.int64)
 
@@ -1485,7 +1487,7 @@ class ScoutKernel:
         """Completed rounds' scores of slot ``i`` (as ``ScoutGame.round_scores``)."""
         i = self._slot(i)
         n = self.config.n_players
-        done = int(self.scal[i, S_ROUND]) + int(self.scal[i, S_PHASE] == PH_OVER)
+        done = int((self.scal[i, S_REASONS:S_REASONS + MAX_ROUNDS] >= 0).sum())
         return [self.scores[i, r, :n].tolist() for r in range(done)]
 
     def round_end_reasons(self, i: int) -> list[str]:

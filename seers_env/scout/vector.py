@@ -215,9 +215,9 @@ class ScoutVectorEnv:
             raise VectorResetNeeded(f"call reset() before {name}()")
         return self.kernel
 
-    def _int_rows(self, values, what: str) -> np.ndarray:
-        """``values`` as int64 ``(num_envs,)``: ValueError for a wrong shape or a uint64 beyond int64,
-        TypeError for a non-integer dtype."""
+    def _int_rows(self, values, what: str, one: str, allowed: str) -> np.ndarray:
+        """``values`` as int64 ``(num_envs,)``: ValueError for a wrong shape or a uint64 beyond int64 (the
+        message names ``one`` value, its row and the ``allowed`` ones), TypeError for a non-integer dtype."""
         a = np.asarray(values)
         if a.shape != (self.num_envs,):
             raise ValueError(f"{what} must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
@@ -225,8 +225,7 @@ class ScoutVectorEnv:
             raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
         if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
             bad = int(np.argmax(a > np.iinfo(np.int64).max))
-            raise ValueError(f"{what[:-1] if what.endswith('s') else what} {int(a[bad])} of row {bad} is out of "
-                             f"range (allowed: 0 .. {N_ACTIONS - 1}, where its action mask allows it)")
+            raise ValueError(f"{one} {int(a[bad])} of row {bad} is out of range (allowed: {allowed})")
         return a.astype(np.int64)
 
     # --- stepping ---------------------------------------------------------------------------------------
@@ -247,7 +246,7 @@ class ScoutVectorEnv:
                 changes on any error.
         """
         k = self._check_open("step")
-        a = self._int_rows(actions, "actions")
+        a = self._int_rows(actions, "actions", "action", f"0 .. {N_ACTIONS - 1}, where its action mask allows it")
         bad = kernel.first_bad_action(k.hands, k.active, k.scal, a)
         if bad >= 0:
             allowed = np.flatnonzero(self.action_masks()[bad])
@@ -316,7 +315,7 @@ class ScoutVectorEnv:
                 the allowed range). Nothing changes on any error.
         """
         k = self._check_open("step_plays")
-        a = self._int_rows(indices, "indices")
+        a = self._int_rows(indices, "indices", "play index", "0 .. the number of its legal plays - 1")
         mid = np.flatnonzero(k.scal[:, S_STAGE] != 0)
         if mid.size:
             raise RuntimeError(f"row {int(mid[0])} waits for the second action of a Scout & Show (stage 1); "
