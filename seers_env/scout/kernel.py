@@ -320,8 +320,9 @@ def containing(v, n, pos, c, beat, starts, lengths, k):
 @njit(cache=True)
 def new_work():
     """Scratch buffers of one thread: ``(iw, big)``: int64 ``(8, 64)`` rows (values, extents, steps,
-    segment lists) and int64 ``(4, 2048)`` (show segment lists of a long hand)."""
-    return np.zeros((8, 64), np.int64), np.zeros((4, 2048), np.int64)
+    segment lists) and int64 ``(4, 2048)`` (show segment lists of a long hand); uninitialised, every
+    user writes what it reads."""
+    return np.empty((8, 64), np.int64), np.empty((4, 2048), np.int64)
 
 
 # --- reading a slot ---------------------------------------------------------------------------------------
@@ -384,6 +385,12 @@ def legal_keys(hands, active, scal, i):
     """Play keys of every legal play of the seat to act in slot ``i``, in the engine's order (a new int64
     array; empty once the game is over)."""
     iw, big = new_work()
+    return legal_keys_with(hands, active, scal, i, iw, big)
+
+
+@njit(cache=True)
+def legal_keys_with(hands, active, scal, i, iw, big):
+    """:func:`legal_keys` with the scratch buffers of :func:`new_work`."""
     buf = np.empty(256, np.int64)
     k = 0
     phase = scal[i, S_PHASE]
@@ -1165,8 +1172,9 @@ def legal_key_lists(hands, active, scal, slots):
     m = slots.shape[0]
     lists = [np.empty(0, np.int64) for _ in range(m)]
     offsets = np.zeros(m + 1, np.int64)
+    iw, big = new_work()
     for j in range(m):
-        lists[j] = legal_keys(hands, active, scal, slots[j])
+        lists[j] = legal_keys_with(hands, active, scal, slots[j], iw, big)
         offsets[j + 1] = offsets[j] + lists[j].shape[0]
     keys = np.empty(offsets[m], np.int64)
     for j in range(m):
