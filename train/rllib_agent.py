@@ -24,8 +24,8 @@ import os
 from pathlib import Path
 
 from .model_config import ModelConfig
-from .model_files import ModelFileError, UnsafeModelFileError, one_line, unpickle_arrays
-from .scoring_policy import LearnedAgent, PlayScoringNet
+from .model_files import ModelFileError, UnsafeModelFileError, unpickle_arrays
+from .scoring_policy import LearnedAgent, PlayScoringNet, net_from_state
 
 #: Module id of the learning policy inside the checkpoint's MultiRLModule.
 LEARNING_MODULE = "shared"
@@ -114,16 +114,8 @@ def _load_without_ray(folder: Path) -> tuple[PlayScoringNet, ModelConfig]:
     hidden, state_dim = weights["state_net.0.weight"].shape
     embed = weights["state_net.2.weight"].shape[0]
     play_dim = weights["play_in.weight"].shape[1]
-    try:
-        net = PlayScoringNet(NetConfig(state_dim=state_dim, play_dim=play_dim, hidden=hidden, embed=embed,
-                                       privileged_critic=False))
-        net.load_state_dict(weights)
-    except (RuntimeError, ValueError) as err:  # missing or unexpected entries, shapes that do not fit
-        raise ModelFileError(f"{str(state_file)!r} does not fit a PlayScoringNet of state {state_dim}, play "
-                             f"{play_dim}, hidden {hidden}, embed {embed}: {one_line(err)}") from None
-    if not all(torch.isfinite(v).all() for v in weights.values()):
-        raise ModelFileError(f"{str(state_file)!r} holds non-finite weights (a diverged training run?)")
-    net.eval()
+    net = net_from_state(NetConfig(state_dim=state_dim, play_dim=play_dim, hidden=hidden, embed=embed,
+                                   privileged_critic=False), weights, str(state_file))
     return net, config
 
 

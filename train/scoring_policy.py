@@ -425,11 +425,16 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
         train.model_files.ModelFileError: (a ``ValueError``) the file is not a play-scoring model, or a
             damaged one (the message names it and says what it is).
     """
-    from .model_files import ModelFileError, UnsafeModelFileError, torch_load_problem, weights_only_refusal
+    from .model_files import (ModelFileError, UnsafeModelFileError, check_torch_archive, torch_load_problem,
+                              weights_only_refusal)
 
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no play-scoring model at {path!r}; train one with seers train")
+    try:
+        check_torch_archive(path)  # a zip of bounded size: torch's own reader trusts the sizes it declares
+    except ModelFileError as err:
+        raise ModelFileError(f"{path!r} is not a play-scoring model file ({err})") from None
     try:
         blob = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # zip of another library, a truncated file, a foreign object, ...
@@ -444,15 +449,69 @@ def load_policy(path: str | os.PathLike) -> tuple[PlayScoringNet, ModelConfig]:
                              f"{blob.get('format') if isinstance(blob, dict) else type(blob).__name__!r}, "
                              f"expected {MODEL_FORMAT!r})")
     try:
-        net = PlayScoringNet(NetConfig(**blob["net"]))
-        net.load_state_dict(blob["state_dict"])
+        cfg = NetConfig(**blob["net"])
+        state = blob["state_dict"]
         config = ModelConfig.from_dict(blob["model_config"])
     except (TypeError, KeyError, RuntimeError, ValueError) as err:
         raise ModelFileError(f"{path!r} is a damaged play-scoring model file ({type(err).__name__}: {err})") from None
-    if not all(torch.isfinite(v).all() for v in net.state_dict().values()):
-        raise ModelFileError(f"{path!r} holds non-finite weights (a diverged training run?)")
-    net.eval()
+    net = net_from_state(cfg, state, path)
     return net, config
+
+
+def net_from_state(cfg: NetConfig, state: dict, source: str) -> PlayScoringNet:
+    """A :class:`PlayScoringNet` of sizes ``cfg`` with the weights ``state`` (``state_dict`` names), in eval
+    mode, after checking, before any weight is allocated, that ``state`` is exactly the network's: the same
+    names, float tensors of the same shapes, each holding its own data (not a view that repeats a few
+    numbers, which ``torch.load`` builds from a tiny file). So a file's sizes cannot ask for more memory
+    than the file holds.
+
+    Args:
+        cfg: the sizes a file declares (or that its weights' shapes give).
+        state: name -> ``torch.Tensor``.
+        source: the file, for the messages.
+
+    Raises:
+        train.model_files.ModelFileError: (a ``ValueError``) sizes that are not integers >= 1, missing or
+            unexpected entries, wrong shapes or dtypes, or non-finite weights; the message names ``source``.
+    """
+    from .model_files import ModelFileError
+
+    where = (f"{source!r} does not fit a PlayScoringNet of state {cfg.state_dim!r}, play {cfg.play_dim!r}, "
+             f"hidden {cfg.hidden!r}, embed {cfg.embed!r}")
+    sizes = {k: getattr(cfg, k) for k in ("state_dim", "play_dim", "hidden", "embed")}
+    bad = [f"{k}={v!r}" for k, v in sizes.items() if type(v) is not int or v < 1]
+    if bad or not isinstance(state, dict):
+        raise ModelFileError(f"{where}: " + (f"the sizes {', '.join(bad)} must be integers >= 1" if bad
+                                             else f"its state_dict is a {type(state).__name__}, not a dict"))
+    try:
+        with torch.device("meta"):  # shapes only: nothing is allocated
+            expected = {k: tuple(v.shape) for k, v in PlayScoringNet(cfg).state_dict().items()}
+    except (RuntimeError, ValueError, TypeError, OverflowError) as err:
+        raise ModelFileError(f"{where}: {type(err).__name__}: {err}") from None
+    problems = [f"lacks {k}" for k in expected if k not in state]
+    problems += [f"has the unexpected entry {k!r}" for k in state if k not in expected]
+    for k, shape in expected.items():
+        t = state.get(k)
+        if t is None:
+            continue
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point():
+            problems.append(f"{k} is a {type(t).__name__} {getattr(t, 'dtype', '')}, not a float tensor")
+        elif tuple(t.shape) != shape:
+            problems.append(f"{k} has the shape {tuple(t.shape)}, expected {shape}")
+        elif t.untyped_storage().nbytes() < t.numel() * t.element_size():
+            problems.append(f"{k} of shape {shape} is a view of {t.untyped_storage().nbytes()} bytes, not weights")
+    if problems:
+        shown = "; ".join(problems[:6]) + (f"; and {len(problems) - 6} more" if len(problems) > 6 else "")
+        raise ModelFileError(f"{where}: {shown}")
+    net = PlayScoringNet(cfg)
+    try:
+        net.load_state_dict(state)
+    except (RuntimeError, ValueError) as err:
+        raise ModelFileError(f"{where}: {err}") from None
+    if not all(torch.isfinite(v).all() for v in net.state_dict().values()):
+        raise ModelFileError(f"{source!r} holds non-finite weights (a diverged training run?)")
+    net.eval()
+    return net
 
 
 #: Folder of the models shipped with the package, one per player count: ``learned_<n>p.pt``.

@@ -598,7 +598,9 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
         from .policy import load_model
         from .ppo_agent import check_model_file
 
-        model = load_model(resume, device="cpu", tensorboard_log=str(run_dir / "tb"))  # runs nothing from it
+        # runs nothing from it; the rollout buffer is the run's (the file's sizes are not trusted)
+        model = load_model(resume, device="cpu", tensorboard_log=str(run_dir / "tb"), n_steps=config.n_steps,
+                           n_envs=config.n_envs)
 
         check_model_file(model, resume, config.n_players, config.artifact_deck)
         start_steps = int(model.num_timesteps)

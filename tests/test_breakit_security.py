@@ -1,0 +1,383 @@
+"""Attacks on the security fixes: model files that ask for memory they do not hold, pickles that reach
+numpy's own unpickling code, and the other inputs a stranger or a careless user can hand the project.
+
+Every test here failed before its fix (each names the kind of fault it guards against).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import struct
+import subprocess
+import sys
+import textwrap
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from train.model_files import ModelFileError, UnsafeModelFileError, unpickle_arrays  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- hand-made pickles (protocol 4 opcodes) -------------------------------------------------------------
+
+
+def _global(module: str, name: str) -> bytes:
+    return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+
+
+def _bytes(b: bytes) -> bytes:
+    return b"B" + struct.pack("<I", len(b)) + b
+
+
+def _str(s: str) -> bytes:
+    return b"X" + struct.pack("<I", len(s.encode())) + s.encode()
+
+
+def _int(n: int) -> bytes:
+    return b"L" + str(n).encode() + b"L\n"
+
+
+def _dtype(code: str, state: bytes | None = None) -> bytes:
+    out = _global("numpy", "dtype") + _str(code) + b"\x89\x88\x87R"  # dtype(code, False, True)
+    return out + (state + b"b" if state is not None else b"")
+
+
+def _struct_state(field_dtype: bytes, offset: int, itemsize: int) -> bytes:
+    """numpy's dtype state (3, '|', None, ('a',), {'a': (field, offset)}, itemsize, 1, 0)."""
+    fields = b"}" + _str("a") + b"(" + field_dtype + _int(offset) + b"t" + b"s"
+    return b"(" + _int(3) + _str("|") + b"N" + b"(" + _str("a") + b"t" + fields + _int(itemsize) + _int(1) + _int(0) + b"t"
+
+
+def _reconstructed(shape: tuple[int, ...], dtype: bytes, raw: bytes) -> bytes:
+    """``_reconstruct(ndarray, (0,), b'b')`` with the state ``(1, shape, dtype, False, raw)``."""
+    shp = b"(" + b"".join(_int(n) for n in shape) + b"t"
+    return (_global("numpy.core.multiarray", "_reconstruct") + _global("numpy", "ndarray") + _int(0) + b"\x85"
+            + _bytes(b"b") + b"\x87R" + b"(" + _int(1) + shp + dtype + b"\x89" + raw + b"tb")
+
+
+def _pickle(body: bytes) -> bytes:
+    return b"\x80\x04" + body + b"."
+
+
+#: Pickles that name only allowed numpy globals but, unpickled by numpy's own functions, read memory
+#: they do not own (object pointers forged from bytes, a field past the item: a crash or a leak) or fill
+#: the memory from a few bytes.
+NUMPY_TRICKS = {
+    "object array from a buffer": _global("numpy", "ndarray") + b"(" + _int(2) + b"\x85" + _str("O")
+    + _bytes(b"A" * 16) + b"tR",
+    "object field of a structured array": _reconstructed((1,), _dtype("V8", _struct_state(_dtype("O8"), 0, 8)),
+                                                         _bytes(b"A" * 8)),
+    "object field of a scalar": _global("numpy.core.multiarray", "scalar") + b"("
+    + _dtype("V8", _struct_state(_dtype("O8"), 0, 8)) + _bytes(b"A" * 8) + b"tR",
+    "field past the end of the item": _reconstructed((1,), _dtype("V8", _struct_state(_dtype("f8"), 100000, 8)),
+                                                     _bytes(b"A" * 8)),
+    "float dtype given a field by its state": _reconstructed((1,), _dtype("f8", _struct_state(_dtype("f8"), 64, 8)),
+                                                             _bytes(b"A" * 8)),
+    "object array from bytes": _reconstructed((2,), _dtype("O8"), _bytes(b"A" * 16)),
+    "300 million None": _global("numpy", "ndarray") + _int(3 * 10**8) + b"\x85" + _str("O") + b"\x86R",
+    "100 GB uninitialised": _global("numpy", "ndarray") + _int(10**11) + b"\x85" + _str("u1") + b"\x86R",
+    "a view of a buffer by strides": _global("numpy", "ndarray") + b"(" + b"(" + _int(10**6) + b"t" + _str("f8")
+    + _bytes(b"A" * 8) + _int(0) + b"(" + _int(0) + b"t" + b"tR",
+}
+
+
+def test_numpy_pickle_tricks_are_refused_without_crashing():
+    """numpy's ``__setstate__``, ``ndarray(..., buffer)`` and ``scalar`` trust their arguments: before the
+    fix the first three crashed the process (object pointers read from the file's bytes)."""
+    script = textwrap.dedent("""
+        import pickle, sys
+        from train.model_files import UnsafeModelFileError, ModelFileError, unpickle_arrays
+        for label, data in pickle.loads(sys.stdin.buffer.read()).items():
+            try:
+                unpickle_arrays(data, "module_state.pkl")
+                print(label, "=> LOADED", flush=True)
+            except UnsafeModelFileError as err:
+                print(label, "=> unsafe:", err, flush=True)
+            except ModelFileError as err:
+                print(label, "=> damaged:", err, flush=True)
+    """)
+    payloads = {label: _pickle(body) for label, body in NUMPY_TRICKS.items()}
+    done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(payloads), capture_output=True,
+                          cwd=ROOT, timeout=120)
+    out = done.stdout.decode()
+    assert done.returncode == 0, (done.returncode, out, done.stderr.decode()[-2000:])
+    lines = dict(line.split(" => ", 1) for line in out.splitlines())
+    assert set(lines) == set(NUMPY_TRICKS), out
+    for label, verdict in lines.items():
+        assert verdict.startswith("unsafe:") and "module_state.pkl" in verdict, (label, verdict)
+
+
+def test_one_buffer_cannot_make_many_arrays():
+    """A pickle can reference one memoised bytes object any number of times: each array would copy it."""
+    raw = _bytes(b"\0" * 8) + b"p0\n" + b"0"  # memoised as 0, then popped
+    arrays = _reconstructed((1,), _dtype("f8"), b"g0\n") * 3
+    with pytest.raises(ModelFileError, match="same bytes"):
+        unpickle_arrays(_pickle(b"]" + b"(" + raw + arrays + b"e"), "module_state.pkl")
+    one = unpickle_arrays(_pickle(b"]" + b"(" + raw + _reconstructed((1,), _dtype("f8"), b"g0\n") + b"e"), "x")
+    assert one[0].tolist() == [0.0]
+
+
+def test_arrays_of_every_pickle_protocol_load_as_before():
+    import collections
+
+    import cloudpickle
+
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    obj = {"c": a, "f": np.asfortranarray(a), "t": a.T, "s": a[:, ::2], "be": a.astype(">f8"),
+           "scalar": np.float32(2.5), "int": np.int64(7), "bool": np.array([True, False]), "empty": np.zeros((0, 3)),
+           "0d": np.array(3.0), "complex": np.array([1 + 2j]), "od": collections.OrderedDict(x=np.ones(3)),
+           "list": [1, "x", None, (2.0, np.ones(2))]}
+    for dump in (pickle.dumps, cloudpickle.dumps):
+        for protocol in (3, 4, 5):
+            back = unpickle_arrays(dump(obj, protocol=protocol), "state.pkl")
+            for key in ("c", "f", "t", "s", "be", "scalar", "int", "bool", "empty", "0d", "complex"):
+                assert np.asarray(back[key]).dtype == np.asarray(obj[key]).dtype, key
+                assert np.array_equal(back[key], obj[key]), key
+            assert back["c"].flags.writeable and back["f"].flags.f_contiguous
+            assert type(back["od"]) is collections.OrderedDict and np.array_equal(back["od"]["x"], np.ones(3))
+            assert back["list"][:3] == [1, "x", None] and np.array_equal(back["list"][3][1], np.ones(2))
+
+
+# --- sizes declared by a file: the network is checked before it is allocated ---------------------------
+
+
+@pytest.fixture()
+def no_big_nets(monkeypatch):
+    """Any PlayScoringNet of hidden > 1000 made on a real device fails the test (made on "meta" is fine:
+    that allocates nothing)."""
+    from train import scoring_policy
+
+    real = scoring_policy.PlayScoringNet
+
+    class Spy(real):
+        def __init__(self, cfg):
+            if torch.get_default_device().type != "meta" and isinstance(cfg.hidden, int) and cfg.hidden > 1000:
+                raise AssertionError(f"a network of hidden {cfg.hidden} was allocated from a small file")
+            super().__init__(cfg)
+
+    monkeypatch.setattr(scoring_policy, "PlayScoringNet", Spy)
+    return Spy
+
+
+def _rllib_checkpoint(root: Path, state: dict) -> Path:
+    from seers_env import DEFAULT_ARTIFACT_DECK
+    from train.scoring_policy import model_config
+
+    module = root / "learner_group" / "learner" / "rl_module" / "shared"
+    module.mkdir(parents=True)
+    (module / "module_state.pkl").write_bytes(pickle.dumps(state, protocol=5))
+    (root / "seers_model_config.json").write_text(
+        json.dumps({"model_config": model_config(4, DEFAULT_ARTIFACT_DECK).to_dict(), "module": "shared"}))
+    return root
+
+
+def test_rllib_weights_of_thin_shapes_cannot_ask_for_a_huge_network(tmp_path, no_big_nets):
+    """hidden comes from the shape of a (hidden, 1) array: 200 KB of file would be a hidden x hidden/2 layer
+    (2 GB at hidden 50000)."""
+    from train.rllib_agent import load_rllib_policy
+
+    h = 50_000
+    state = {"net.state_net.0.weight": np.zeros((h, 1), np.float32),
+             "net.state_net.2.weight": np.zeros((1, h), np.float32),
+             "net.play_in.weight": np.zeros((h, 1), np.float32)}
+    ckpt = _rllib_checkpoint(tmp_path / "ckpt", state)
+    with pytest.raises(ModelFileError, match=r"module_state\.pkl.*does not fit a PlayScoringNet.*hidden 50000.*lacks"):
+        load_rllib_policy(ckpt)
+
+
+def _saved_policy(path: Path, net_cfg: dict, state: dict) -> Path:
+    from seers_env import DEFAULT_ARTIFACT_DECK
+    from train.scoring_policy import MODEL_FORMAT, model_config
+
+    torch.save({"format": MODEL_FORMAT, "model_config": model_config(4, DEFAULT_ARTIFACT_DECK).to_dict(),
+                "trained_with": "", "net": net_cfg, "state_dict": state}, path)
+    return path
+
+
+def test_a_pt_model_declaring_a_huge_network_is_refused_before_it_is_allocated(tmp_path, no_big_nets):
+    from dataclasses import asdict
+
+    from train.scoring_policy import NetConfig, PlayScoringNet, load_policy
+
+    small = PlayScoringNet(NetConfig(hidden=16, embed=8))
+    cfg = asdict(small.cfg) | {"hidden": 40_000}
+    path = _saved_policy(tmp_path / "big.pt", cfg, small.state_dict())
+    with pytest.raises(ModelFileError, match=r"big\.pt.*does not fit a PlayScoringNet.*hidden 40000.*shape"):
+        load_policy(path)
+
+
+def test_a_pt_model_of_expanded_views_is_refused(tmp_path):
+    """``torch.load`` builds a (100000, 100000) tensor from 4 bytes (stride 0): such weights are refused."""
+    from dataclasses import asdict
+
+    from train.scoring_policy import NetConfig, PlayScoringNet, load_policy
+
+    net = PlayScoringNet(NetConfig(hidden=16, embed=8))
+    state = {k: torch.zeros(1).expand(v.shape) if v.ndim else v for k, v in net.state_dict().items()}
+    path = _saved_policy(tmp_path / "views.pt", asdict(net.cfg), state)
+    with pytest.raises(ModelFileError, match=r"views\.pt.*is a view of 4 bytes, not weights"):
+        load_policy(path)
+
+
+@pytest.mark.parametrize("size", [-1, 0, True, 2.5, "16", None])
+def test_a_pt_model_with_junk_sizes_names_them(tmp_path, size):
+    from dataclasses import asdict
+
+    from train.scoring_policy import NetConfig, PlayScoringNet, load_policy
+
+    net = PlayScoringNet(NetConfig(hidden=16, embed=8))
+    path = _saved_policy(tmp_path / "junk.pt", asdict(net.cfg) | {"embed": size}, net.state_dict())
+    with pytest.raises(ModelFileError, match=r"junk\.pt.*embed="):
+        load_policy(path)
+
+
+def test_a_pt_model_that_unpacks_to_more_than_the_limit_is_refused(tmp_path, monkeypatch):
+    """A deflated zip entry of zeros is a thousand times smaller than what torch would unpack."""
+    from train import model_files
+    from train.scoring_policy import load_policy
+
+    path = tmp_path / "bomb.pt"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("archive/data.pkl", b"\0" * 3_000_000)
+    assert path.stat().st_size < 10_000
+    monkeypatch.setattr(model_files, "MAX_UNPACKED_BYTES", 1_000_000)
+    with pytest.raises(ModelFileError, match=r"bomb\.pt.*unpacks to 3,000,000 bytes"):
+        load_policy(path)
+
+
+def test_a_pt_model_in_torch_legacy_format_is_refused(tmp_path):
+    """The pre-zip format declares its storages' sizes inside its pickle: refused, as not a zip archive."""
+    from train.scoring_policy import load_policy
+
+    path = tmp_path / "legacy.pt"
+    torch.save({"format": "seers-play-scoring"}, path, _use_new_zipfile_serialization=False)
+    with pytest.raises(ModelFileError, match=r"legacy\.pt.*not a torch\.save zip archive"):
+        load_policy(path)
+
+
+# --- stable-baselines3 zips: what data asks SB3 to build -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def good_zip(tmp_path_factory) -> Path:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    from seers_env.actions import N_ACTIONS
+    from seers_env.observation import OBS_DIM
+
+    class ToyEnv(gym.Env):
+        observation_space = spaces.Box(-1e3, 1e3, (OBS_DIM,), np.float32)
+        action_space = spaces.Discrete(N_ACTIONS)
+
+        def reset(self, seed=None, options=None):
+            return np.zeros(OBS_DIM, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(OBS_DIM, np.float32), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(N_ACTIONS, dtype=bool)
+
+    path = tmp_path_factory.mktemp("sb3") / "model.zip"
+    MaskablePPO("MlpPolicy", ToyEnv(), policy_kwargs={"net_arch": [8]}, n_steps=8, batch_size=8,
+                device="cpu").save(path)
+    return path
+
+
+def _rewrite(src: Path, dst: Path, replace: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            if item.filename not in replace:
+                zout.writestr(item, zin.read(item.filename))
+        for name, data in replace.items():
+            zout.writestr(name, data)
+    return dst
+
+
+def _edit_data(src: Path, dst: Path, edit) -> Path:
+    with zipfile.ZipFile(src) as z:
+        data = json.loads(z.read("data"))
+    edit(data)
+    return _rewrite(src, dst, {"data": json.dumps(data).encode()})
+
+
+def test_a_zip_asking_for_a_huge_rollout_buffer_loads_with_a_small_one(good_zip, tmp_path):
+    """SB3 builds an n_steps x n_envs x N_ACTIONS mask buffer at every load (np.ones: touched memory); a
+    model that only plays never uses it. Before the fix: a MemoryError (or the memory filled)."""
+    from train.policy import load_model
+
+    path = _edit_data(good_zip, tmp_path / "buffer.zip", lambda d: d.update(n_steps=10**7, n_envs=64))
+    model = load_model(path)
+    assert model.n_steps == 1 and model.n_envs == 1 and model.rollout_buffer.action_masks.nbytes < 10**6
+
+
+@pytest.mark.parametrize("shape", [[10**5, 10**5], [1]])
+def test_a_zip_whose_observation_is_another_shape_is_refused_before_the_box_is_made(good_zip, tmp_path, shape):
+    from train.model_config import ModelConfigError
+    from train.policy import load_model
+
+    path = _edit_data(good_zip, tmp_path / "obs.zip", lambda d: d["observation_space"].update(_shape=shape))
+    with pytest.raises(ModelConfigError, match=rf"obs\.zip.*observation Box of shape \({shape[0]},"):
+        load_model(path)
+
+
+def test_a_zip_whose_action_count_is_another_is_refused_before_the_policy_is_made(good_zip, tmp_path):
+    from train.model_config import ModelConfigError
+    from train.policy import load_model
+
+    path = _edit_data(good_zip, tmp_path / "act.zip", lambda d: d["action_space"].update(n=10**9))
+    with pytest.raises(ModelConfigError, match=r"act\.zip.*Discrete\(1000000000, start=0\)"):
+        load_model(path)
+
+
+@pytest.mark.parametrize("arch, words", [([3000, 3000], "asks for a policy of at least"),
+                                         ([8, -1], "not a list of layer sizes"), ("big", "not a list"),
+                                         ({"pi": [8], "vf": [True]}, "not a list")])
+def test_a_zip_whose_net_arch_does_not_fit_its_weights_is_refused_before_it_is_built(good_zip, tmp_path, arch,
+                                                                                     words):
+    from train.policy import load_model
+
+    path = _edit_data(good_zip, tmp_path / "arch.zip", lambda d: d["policy_kwargs"].update(net_arch=arch))
+    with pytest.raises(ModelFileError, match=rf"arch\.zip.*{words}"):
+        load_model(path)
+
+
+def test_a_zip_whose_torch_variables_name_model_attributes_is_refused(good_zip, tmp_path):
+    """SB3 sets ``model.<name>.data`` for each entry of pytorch_variables.pth (MaskablePPO has none)."""
+    from train.policy import load_model
+
+    buf = io.BytesIO()
+    torch.save({"policy.action_net.weight": torch.zeros(1).expand(10**5, 10**5)}, buf)
+    path = _rewrite(good_zip, tmp_path / "vars.zip", {"pytorch_variables.pth": buf.getvalue()})
+    with pytest.raises(ModelFileError, match=r"vars\.zip.*pytorch_variables\.pth holds policy\.action_net\.weight"):
+        load_model(path)
+
+
+@pytest.mark.parametrize("steps", ["many", -5, 1.5, None])
+def test_a_zip_whose_step_count_is_not_a_count_is_refused(good_zip, tmp_path, steps):
+    from train.policy import load_model
+
+    path = _edit_data(good_zip, tmp_path / "steps.zip", lambda d: d.update(num_timesteps=steps))
+    with pytest.raises(ModelFileError, match=r"steps\.zip.*num_timesteps"):
+        load_model(path)
+
+
+def test_a_zip_that_unpacks_to_more_than_the_limit_is_refused(good_zip, tmp_path, monkeypatch):
+    from train import model_files
+    from train.policy import load_model
+
+    path = _rewrite(good_zip, tmp_path / "bomb.zip", {"system_info.txt": b" " * 3_000_000})
+    monkeypatch.setattr(model_files, "MAX_UNPACKED_BYTES", 2_000_000)
+    with pytest.raises(ModelFileError, match=r"bomb\.zip.*unpacks to 3,\d{3},\d{3} bytes, more than the 2,000,000"):
+        load_model(path)
