@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import math
+import dataclasses
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -114,10 +115,13 @@ class TournamentResult:
         """Inverse of :meth:`to_dict`.
 
         Raises:
-            ValueError: not a tournament result (missing or wrong ``format``).
+            ValueError: not a tournament result (missing or wrong ``format``), or a field of the wrong type
+                or size (the message names it, e.g. ``games[3].totals``).
         """
-        if d.get("format") != "seers-tournament-1":
-            raise ValueError(f"format {d.get('format')!r} is not 'seers-tournament-1'")
+        if not isinstance(d, dict) or d.get("format") != "seers-tournament-1":
+            raise ValueError(f"format {d.get('format') if isinstance(d, dict) else type(d).__name__!r} is not "
+                             f"'seers-tournament-1'")
+        _check_result_fields(d)
         agents = {}
         for k, v in d["agents"].items():
             v = copy.deepcopy(dict(v))  # nothing shared with d (notes)
@@ -177,6 +181,79 @@ class TournamentResult:
         output that is not a terminal (files, pipes, notebooks)."""
         cells = table_cells(self, wide=wide, paired=paired, wide_hint=wide_hint, title=title, notes=notes)
         return markdown_table(cells)
+
+
+def _is_int(x: Any, lo: int = 0) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= lo
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _check_result_fields(d: dict[str, Any]) -> None:
+    """Check the fields of a tournament result dict that tables and paired differences read.
+
+    Raises:
+        ValueError: the first field missing or of the wrong type or size, named (``agents['x'].score_ci``).
+    """
+    def need(ok: bool, where: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"{where} must be {what}")
+
+    for key in ("specs", "labels", "n_players", "n_rounds", "deals", "seed", "agents", "games"):
+        need(key in d, key, "present")
+    n = d["n_players"]
+    need(_is_int(n, 2), "n_players", "an integer >= 2")
+    need(_is_int(d["n_rounds"], 1), "n_rounds", "an integer >= 1")
+    need(_is_int(d["deals"]), "deals", "an integer >= 0")
+    need(_is_int(d["seed"]), "seed", "an integer >= 0")
+    for key in ("specs", "labels"):
+        need(isinstance(d[key], list) and len(d[key]) == n and all(isinstance(x, str) for x in d[key]), key,
+             f"a list of {n} strings (one per seat)")
+    labels = d["labels"]
+    need(len(set(labels)) == n, "labels", "distinct")
+    agents = d["agents"]
+    need(isinstance(agents, dict) and set(agents) == set(labels), "agents", "an object with one entry per label")
+    for label, stats in agents.items():
+        at = f"agents[{label!r}]"
+        need(isinstance(stats, dict), at, "an object")
+        need(stats.get("label") == label, f"{at}.label", f"the label {label!r}")
+        need(isinstance(stats.get("spec"), str), f"{at}.spec", "a string")
+        need(_is_int(stats.get("games")), f"{at}.games", "an integer >= 0")
+        for key in ("mean_score", "mean_round_score", "win_rate", "mu", "sigma", "ordinal"):
+            need(_is_number(stats.get(key)), f"{at}.{key}", "a number")
+        for key in ("score_ci", "round_score_ci", "win_ci"):
+            ci = stats.get(key)
+            pair = isinstance(ci, (list, tuple)) and len(ci) == 2 and all(map(_is_number, ci))
+            if key == "win_ci":  # a Wilson interval: always defined
+                need(pair and all(map(math.isfinite, ci)), f"{at}.{key}", "a pair of finite numbers")
+            else:
+                need(ci is None or pair, f"{at}.{key}", "null or a pair of numbers")
+        notes = stats.get("notes", {})
+        need(isinstance(notes, dict) and all(isinstance(v, str) for v in notes.values()), f"{at}.notes",
+             "an object of strings")
+        need(set(stats) <= {f.name for f in dataclasses.fields(AgentStats)}, at, "an object of AgentStats fields")
+    games = d["games"]
+    need(isinstance(games, list), "games", "a list")
+    for i, g in enumerate(games):
+        at = f"games[{i}]"
+        need(isinstance(g, dict), at, "an object")
+        for key in ("deal", "rotation", "deal_seed"):
+            need(_is_int(g.get(key)), f"{at}.{key}", "an integer >= 0")
+        need(isinstance(g.get("seats"), list) and len(g["seats"]) == n and all(s in agents for s in g["seats"]),
+             f"{at}.seats", f"a list of {n} labels")
+        need(isinstance(g.get("totals"), list) and len(g["totals"]) == n and all(map(_is_number, g["totals"])),
+             f"{at}.totals", f"a list of {n} numbers")
+        rounds = g.get("round_scores", [])
+        need(isinstance(rounds, list) and all(isinstance(r, list) and len(r) == n and all(map(_is_number, r))
+                                              for r in rounds), f"{at}.round_scores", f"a list of lists of {n} numbers")
+        need(isinstance(g.get("winners"), list) and all(_is_int(w) and w < n for w in g["winners"]),
+             f"{at}.winners", f"a list of seats 0..{n - 1}")
+    cpu = d.get("cpu_ms_per_choice", {})
+    need(isinstance(cpu, dict) and all(_is_number(v) for v in cpu.values()), "cpu_ms_per_choice",
+         "an object of numbers")
+    need(isinstance(d.get("game", DEFAULT_GAME), str), "game", "a game name")
 
 
 def spec_name(spec: str | Agent) -> str:

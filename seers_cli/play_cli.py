@@ -267,10 +267,9 @@ def load_log(path: Path) -> dict[str, Any]:
         ValueError: the file is not JSON, or not a game log this engine can replay (message says why).
         OSError: the file cannot be read.
     """
-    try:
-        log = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not JSON: {err}") from None
+    from seers_env.jsonio import read_json_file
+
+    log = read_json_file(path, "game log", strict=False)  # ValueError naming the file (not JSON, too deep)
     if not isinstance(log, dict) or not {"config", "initial_rng_state", "events"} <= set(log):
         raise ValueError(f"{path} is not a game log: it needs the keys config, initial_rng_state, events")
     agents = log.get("agents")

@@ -20,7 +20,9 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
             name = r["name"] if k == 0 else ""
             decisions = r.get("decisions")  # absent from the JSON of an older seers runs
             steps = "?" if decisions is None else f"{decisions:,}"
-            if not r["finished"]:
+            if r.get("damaged"):
+                steps = "? (damaged)"
+            elif not r["finished"]:
                 steps += " (unfinished)" if k == 0 else ""
             if e is None:
                 score = diff = vs = deals = win = "-"
@@ -49,6 +51,7 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
                "MaskablePPO: environment steps, one catalogue action each; RLlib: env steps); "
                "size: disk use of the run folder; checkpoints/ and snapshots/ are MaskablePPO's "
                "(delete checkpoints/ of a finished run that will not be resumed)"]
+    caption += [f"{r['name']} is damaged: {r['damaged']}" for r in runs if r.get("damaged")]
     if wide:
         caption.insert(1, "learned score: its mean game score ± 95% half-width; win%: its win rate")
     else:

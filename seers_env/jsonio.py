@@ -103,12 +103,20 @@ def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 1) -> Non
     Path(path).write_text(text + "\n", encoding="utf-8")
 
 
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):  # e.g. 1e999: Python's float() makes it an infinity
+        raise ValueError(f"the number {token[:40]!r} is too large for a 64-bit float (it would be read as infinite)")
+    return value
+
+
 def loads_strict(text: str) -> Any:
-    """Parse JSON as a strict parser does: ``NaN``, ``Infinity`` and ``-Infinity`` raise ``ValueError``."""
+    """Parse JSON as a strict parser does: ``NaN``, ``Infinity`` and ``-Infinity`` raise ``ValueError``, and so
+    does a number too large for a float (``1e999``, which Python would read as an infinity)."""
     def refuse(token: str) -> Any:
         raise ValueError(f"non-standard JSON constant {token!r}")
 
-    return json.loads(text, parse_constant=refuse)
+    return json.loads(text, parse_constant=refuse, parse_float=_finite_float)
 
 
 def read_json_file(path: str | os.PathLike, what: str = "JSON file", strict: bool = True) -> Any:

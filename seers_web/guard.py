@@ -59,9 +59,13 @@ def canonical_origin(origin: str) -> str:
 
 
 def parse_host(value: str) -> tuple[str, int] | None:
-    """``(host, port)`` of a ``Host`` header (port 80 when absent); ``None`` when malformed."""
+    """``(host, port)`` of a ``Host`` header (port 80 when absent); ``None`` when malformed (anything but
+    ``host[:port]``: a path, query, fragment or user name, even an empty one, or white space inside)."""
+    text = value.strip()
+    if any(c in "/?#@\\" or c.isspace() for c in text):
+        return None
     try:
-        parts = urlsplit("//" + value.strip())
+        parts = urlsplit("//" + text)
         port = parts.port
     except ValueError:
         return None

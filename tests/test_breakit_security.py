@@ -381,3 +381,132 @@ def test_a_zip_that_unpacks_to_more_than_the_limit_is_refused(good_zip, tmp_path
     monkeypatch.setattr(model_files, "MAX_UNPACKED_BYTES", 2_000_000)
     with pytest.raises(ModelFileError, match=r"bomb\.zip.*unpacks to 3,\d{3},\d{3} bytes, more than the 2,000,000"):
         load_model(path)
+
+
+# --- JSON files: numbers too large, run folders, results, logs, model configurations ---------------------
+
+
+@pytest.mark.parametrize("text", ['{"a": 1e999}', '[-1e400]', '{"x": [1, 2, 123e999999]}'])
+def test_strict_json_refuses_numbers_that_python_reads_as_infinite(text):
+    from seers_env.jsonio import loads_strict
+
+    with pytest.raises(ValueError, match="too large for a 64-bit float"):
+        loads_strict(text)
+    assert loads_strict('{"a": 1e300, "b": -2.5e-320}') == {"a": 1e300, "b": -2.5e-320}
+
+
+def test_a_web_request_with_a_huge_number_is_a_400_naming_strict_json():
+    from fastapi.testclient import TestClient
+
+    from seers_web.app import create_app
+
+    client = TestClient(create_app(), base_url="http://127.0.0.1:8000")
+    client.headers.update({"Host": "127.0.0.1:8000"})
+    r = client.post("/api/games", content=b'{"mode": "watch", "rounds": 1, "seed": 1e999}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "not strict JSON" in r.json()["error"] and "too large" in r.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000#", "127.0.0.1:8000?", "127.0.0.1:8000/", "127.0.0.1 :8000",
+                                  "127.0.0.1:8000\\x"])
+def test_a_host_with_an_empty_fragment_query_or_path_is_refused(host):
+    from seers_web.guard import parse_host
+
+    assert parse_host(host) is None
+    assert parse_host(" 127.0.0.1:8000 ") == ("127.0.0.1", 8000) and parse_host("[::1]:8000") == ("::1", 8000)
+
+
+def _run_folder(root: Path, name: str, config, summary=None, evaluation=None) -> Path:
+    run = root / name
+    run.mkdir(parents=True)
+    for file, data in (("config.json", config), ("summary.json", summary), ("eval.json", evaluation)):
+        if data is not None:
+            (run / file).write_text(data if isinstance(data, str) else json.dumps(data))
+    return run
+
+
+@pytest.mark.parametrize("files, words", [
+    ({"config": "{oops"}, "config.json' is not readable JSON"),
+    ({"config": ["a list"]}, "config.json': the file is a JSON list, not an object"),
+    ({"config": {"config": "x"}}, "config.json': its config is a JSON str"),
+    ({"config": {"config": {"n_players": "four"}}}, "n_players='four' is not a player count"),
+    ({"config": {"algo": ["x"], "config": {}}, "summary": None}, None),
+    ({"summary": None, "config": {"config": {}}, "summary_text": "null"}, "summary.json': the file is a JSON NoneType"),
+    ({"config": {"config": {}}, "summary": {"timesteps": "many"}}, "steps count is 'many'"),
+    ({"config": {"config": {}}, "summary": {"timesteps": 5}, "evaluation": {"format": "seers-tournament-1",
+                                                                          "labels": None}},
+     "eval.json': its table 'all' is damaged"),
+])
+def test_seers_runs_lists_a_damaged_run_folder_as_damaged_and_the_others_as_usual(tmp_path, files, words):
+    """Before: a traceback (ValueError, AttributeError, KeyError, TypeError, IndexError) for the whole listing."""
+    from typer.testing import CliRunner
+
+    from seers_cli import app
+
+    _run_folder(tmp_path, "a-good", {"config": {"n_players": 4}}, {"timesteps": 256})
+    _run_folder(tmp_path, "b-bad", files["config"], files.get("summary_text", files.get("summary")),
+                files.get("evaluation"))
+    for extra in ([], ["--wide"], ["--json"]):
+        result = CliRunner().invoke(app, ["runs", "--out", str(tmp_path), *extra], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, (result.output, result.exception)
+        assert "a-good" in result.output and "b-bad" in result.output
+        if words is not None:
+            assert words in " ".join(result.output.split()).replace("\\'", "'") or extra == ["--json"]
+    if words is not None:
+        runs = json.loads(CliRunner().invoke(app, ["runs", "--out", str(tmp_path), "--json"]).output)
+        good, bad = runs
+        assert good["decisions"] == 256 and "damaged" not in good and words in bad["damaged"]
+
+
+def test_a_damaged_tournament_result_is_a_value_error_naming_the_field(tmp_path):
+    """Before: a result with a label missing from agents, a short score_ci or a seat list of the wrong length
+    loaded, and its table then raised KeyError / IndexError / TypeError."""
+    from agents.tournament import TournamentResult, run_tournament
+
+    good = run_tournament(["heuristic", "random"], games=1, n_rounds=1, seed=0, workers=1, progress=False).to_dict()
+    good = json.loads(json.dumps(good))
+    cases = [(("labels",), ["x", "random"], "agents must be"), (("agents", "heuristic", "score_ci"), [], "score_ci"),
+             (("games", 0, "seats"), ["heuristic"], r"games\[0\]\.seats"), (("n_players",), True, "n_players"),
+             (("agents", "heuristic", "win_ci"), None, "win_ci"), (("games", 0, "winners"), [7], "winners")]
+    for path, value, words in cases:
+        d = json.loads(json.dumps(good))
+        cur = d
+        for p in path[:-1]:
+            cur = cur[p]
+        cur[path[-1]] = value
+        file = tmp_path / "t.json"
+        file.write_text(json.dumps(d))
+        with pytest.raises(ValueError, match=rf"t\.json' is damaged.*{words}"):
+            TournamentResult.from_json(file)
+    file.write_text(json.dumps(good))
+    assert "heuristic" in TournamentResult.from_json(file).text()
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "\udcff", "1e999"])
+def test_seers_replay_of_a_deep_or_undecodable_file_is_a_usage_error(tmp_path, text):
+    from typer.testing import CliRunner
+
+    from seers_cli import app
+
+    log = tmp_path / "log.json"
+    log.write_bytes(text.encode("utf-8", "surrogateescape"))
+    result = CliRunner().invoke(app, ["replay", str(log), "--all"])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "log.json" in result.output
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"x"', "[" * 100_000 + "]" * 100_000,
+                                  '{"algorithm": "maskable_ppo", "n_players": 4, "artifact_deck": 7}'])
+def test_a_junk_model_configuration_is_a_value_error_naming_the_model(tmp_path, text):
+    from train.model_config import load_model_config
+
+    model = tmp_path / "model.pt"
+    model.write_bytes(b"x")
+    Path(str(model) + ".config.json").write_text(text)
+    with pytest.raises(ValueError, match=r"model\.pt' has an unreadable model configuration"):
+        load_model_config(model)
+    Path(str(model) + ".config.json").unlink()
+    legacy = '{"model_config": ' + text + "}" if text.startswith("{") else text
+    (tmp_path / "config.json").write_text(legacy)  # the run folder's config.json (files without an entry)
+    with pytest.raises(ValueError, match=r"model\.pt' has an unreadable model configuration"):
+        load_model_config(model)

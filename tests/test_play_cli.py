@@ -217,7 +217,7 @@ def test_replay_rejects_bad_files(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     r = runner.invoke(APP, ["replay", str(bad)])
-    assert r.exit_code == 2 and "isnotJSON" in _flat(r.output)
+    assert r.exit_code == 2 and "isnotreadableJSON" in _flat(r.output)
     bad.write_text(json.dumps({"events": []}))
     r = runner.invoke(APP, ["replay", str(bad)])
     assert r.exit_code == 2 and "isnotagamelog" in _flat(r.output)

@@ -114,7 +114,7 @@ class ModelConfig:
             raise ValueError(f"a model configuration must be a JSON object, got {type(d).__name__}")
         missing = [k for k in ("algorithm", "n_players", "artifact_deck") if k not in d]
         if missing:
-            raise ValueError(f"model configuration {d!r} lacks {', '.join(missing)}")
+            raise ValueError(f"model configuration with the keys {sorted(map(str, d))[:20]} lacks {', '.join(missing)}")
         return cls(**{k: d[k] for k in _FIELDS if k in d})
 
     def describe(self) -> str:
@@ -189,9 +189,12 @@ def load_model_config(path: str | os.PathLike) -> ModelConfig | None:
         if text is None and sidecar.is_file():
             text = sidecar.read_text()
         if text is not None:
-            return ModelConfig.from_dict(json.loads(text))
+            from seers_env.jsonio import loads_strict
+
+            return ModelConfig.from_dict(loads_strict(text))
         return _from_run_folder(p)
-    except (ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile) as err:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, UnicodeDecodeError,
+            zipfile.BadZipFile) as err:
         raise ValueError(f"model file {str(p)!r} has an unreadable model configuration: {err}") from None
 
 
@@ -201,11 +204,15 @@ def _from_run_folder(p: Path) -> ModelConfig | None:
         cfg = folder / "config.json"
         if not cfg.is_file():
             continue
-        d = json.loads(cfg.read_text())
+        from seers_env.jsonio import read_json_file
+
+        d = read_json_file(cfg, "run configuration", strict=False)
+        if not isinstance(d, dict):
+            raise ValueError(f"run configuration {str(cfg)!r} is a JSON {type(d).__name__}, not an object")
         if "model_config" in d:
             return ModelConfig.from_dict(d["model_config"])
         c = d.get("config", {})
-        if "n_players" not in c:
+        if not isinstance(c, dict) or "n_players" not in c:
             return None
         from seers_env import DEFAULT_ARTIFACT_DECK
 
