@@ -401,6 +401,15 @@ class raw_env(AECEnv):
         print(text)
         return None
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``agent_iter``.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        self._require_reset()
+        return super().agent_iter(max_iter)
+
     def close(self) -> None:
         """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``."""
         self.game = None

@@ -163,6 +163,10 @@ def slot_seed(seed: int, i: int) -> int:
     return seeding.child_seed(seed, i)
 
 
+#: Bytes of the spaces and buffers of one game of :class:`SeersVectorEnv`, about (for messages).
+_BYTES_PER_GAME = 2 * 8 * OBS_DIM + 2 * N_ACTIONS + 1024 * 12 + 4 * OBS_DIM + N_ACTIONS + 4 * N_CARD_IDS
+
+
 class SeersVectorEnv(VectorEnv):
     """``num_envs`` Seers Catalog games stepped together, a ``gymnasium.vector.VectorEnv`` (see the module
     docstring).
@@ -187,7 +191,8 @@ class SeersVectorEnv(VectorEnv):
             by convention).
 
     Raises:
-        ValueError: ``num_envs < 1``, an unknown reward mode or a bad game configuration.
+        ValueError: ``num_envs < 1``, an unknown reward mode or a bad game configuration, or more games
+            than the memory holds.
     """
 
     metadata = {"name": "seers_catalog_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
@@ -210,6 +215,15 @@ class SeersVectorEnv(VectorEnv):
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
         })
         self.single_action_space = spaces.Discrete(N_ACTIONS)
+        try:
+            self._allocate()
+        except MemoryError:
+            raise ValueError(f"num_envs={self.num_envs} games need more memory than this machine can allocate "
+                             f"(their spaces, decisions, observations and masks take about "
+                             f"{_BYTES_PER_GAME // 1000} kB per game); use fewer") from None
+
+    def _allocate(self) -> None:
+        """The spaces and buffers of ``num_envs`` games (``MemoryError`` when they do not fit)."""
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)  # MultiDiscrete
         n = self.num_envs

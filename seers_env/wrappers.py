@@ -19,6 +19,7 @@ from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, game_from_op
 from .observation import OBS_DIM
 from .plays import Play
 from .view import SeatView
+from .seeding import check_seed
 
 #: The keys of every info of :class:`SingleAgentSeersEnv`, at every step.
 INFO_KEYS = ("action_mask", "seat", "stage", "round", "totals", "winners", "illegal_action")
@@ -153,10 +154,13 @@ class SingleAgentSeersEnv(gym.Env):
             ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
 
         Raises:
-            gymnasium.error.Error: a negative or non-integer seed (Gymnasium's seeding refuses it).
+            ValueError: a negative or non-integer seed, or a bool (numpy integers are seeds, as for the AEC
+                environment; nothing changes).
             TypeError / ValueError: a bad ``options`` or ``game`` option (as the AEC environment's
                 ``reset``); nothing changes then.
         """
+        if seed is not None:
+            seed = check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
         position = (options or {}).get("game")

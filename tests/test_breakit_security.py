@@ -16,6 +16,7 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -510,3 +511,90 @@ def test_a_junk_model_configuration_is_a_value_error_naming_the_model(tmp_path, 
     (tmp_path / "config.json").write_text(legacy)  # the run folder's config.json (files without an entry)
     with pytest.raises(ValueError, match=r"model\.pt' has an unreadable model configuration"):
         load_model_config(model)
+
+
+# --- the numba cache: two writers, one file name -------------------------------------------------------
+
+
+def test_a_numba_data_file_written_for_another_signature_is_never_run(tmp_path):
+    """Two processes saving different signatures of one function both pick the first free data file name
+    (numba's IndexDataCacheFile.save), so the index can name a file holding the other signature's machine
+    code. Before: add(1) ran the float64 code and returned 41.0."""
+    import importlib.util
+    import warnings
+
+    from seers_env.engine import jit
+
+    (tmp_path / "small_race.py").write_text("def add(x):\n    return x + 40\n")
+    spec = importlib.util.spec_from_file_location("small_race", tmp_path / "small_race.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert jit.njit(cache=True)(module.add)(1) == 41
+    (index,) = (tmp_path / "__pycache__").glob("small_race.add-*.nbi")
+    int_index = index.read_bytes()  # {(int64,): file 1}
+    assert jit.njit(cache=True)(module.add)(1.5) == 41.5  # {(int64,): file 1, (float64,): file 2}
+    first, second = sorted((tmp_path / "__pycache__").glob("small_race.add-*.nbc"))
+    first.write_bytes(second.read_bytes())  # the float64 writer won the race for file 1
+    index.write_bytes(int_index)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = jit.njit(cache=True)(module.add)
+        result = again(1)
+    assert result == 41 and type(result) is int and again.signatures == [(numba.int64,)]
+    assert any("written for another entry" in str(w.message) for w in caught)
+
+
+# --- environments: seeds, order, sizes ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [True, np.bool_(True), -1, 1.0, "3", np.int64(-2)])
+def test_the_single_agent_env_refuses_the_seeds_the_aec_env_refuses(seed):
+    """Before: True was seed 1, and the refusals were gymnasium.error.Error, not the AEC env's ValueError."""
+    from seers_env.seers_catalog_v0 import raw_env
+    from seers_env.wrappers import SingleAgentSeersEnv
+
+    with pytest.raises(ValueError, match="seed="):
+        raw_env(n_players=3, n_rounds=1).reset(seed=seed)
+    with pytest.raises(ValueError, match="seed="):
+        SingleAgentSeersEnv(n_players=3, n_rounds=1).reset(seed=seed)
+
+
+def test_the_single_agent_env_takes_numpy_integer_seeds_as_the_aec_env_does():
+    from seers_env.wrappers import SingleAgentSeersEnv
+
+    a, b = SingleAgentSeersEnv(n_players=3, n_rounds=1), SingleAgentSeersEnv(n_players=3, n_rounds=1)
+    obs_a, _ = a.reset(seed=np.int64(7))
+    obs_b, _ = b.reset(seed=7)
+    assert np.array_equal(obs_a, obs_b) and a.seat == b.seat
+
+
+def test_scout_raw_env_agent_iter_before_reset_and_after_close_says_to_reset():
+    """Before: AttributeError ('raw_env' object has no attribute 'agents'), and after close() it iterated."""
+    import gymnasium
+
+    from seers_env import scout_v0
+
+    e = scout_v0.raw_env(n_players=3)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        e.agent_iter()
+    e.reset(seed=0)
+    assert next(iter(e.agent_iter())) == e.agent_selection
+    e.close()
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        e.agent_iter()
+
+
+@pytest.mark.parametrize("rounds, games", [(10**12, 1), (4, 10**10)])
+def test_an_environment_too_large_for_the_memory_is_a_value_error_naming_the_sizes(rounds, games):
+    """Before: numpy's MemoryError (37 GiB of round scores for a billion rounds) with a traceback."""
+    from seers_env.seers_catalog_v0 import raw_env
+    from seers_env.vector import SeersVectorEnv
+
+    if games == 1:
+        with pytest.raises(ValueError, match=rf"num_games=1 games of n_rounds={rounds} rounds need"):
+            raw_env(n_players=3, n_rounds=rounds)
+        with pytest.raises(ValueError, match=rf"num_games=2 games of n_rounds={rounds} rounds need"):
+            SeersVectorEnv(2, n_players=3, n_rounds=rounds).reset(seed=0)
+    else:
+        with pytest.raises(ValueError, match=rf"num_envs={games} games need more memory"):
+            SeersVectorEnv(games, n_players=3, n_rounds=rounds)

@@ -57,8 +57,8 @@ def _damage(path: Path, how: str) -> None:
     elif how == "wrong-contents":  # valid pickles of the wrong things (the data file with a valid checksum)
         if path.suffix == ".nbi":
             new = pickle.dumps(numba.__version__) + pickle.dumps(["not", "an", "index"])
-        else:
-            payload = pickle.dumps(("not", "a", "compile result"))
+        else:  # digest, then the entry's tag (kept: written for this entry), then the pickle
+            payload = data[32:64] + pickle.dumps(("not", "a", "compile result"))
             new = hashlib.sha256(payload).digest() + payload
     elif how == "bit-flip":  # one changed byte in the middle (numba would load it: caught by the checksum)
         new = data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 0xFF]) + data[len(data) // 2 + 1:]

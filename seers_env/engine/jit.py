@@ -35,6 +35,10 @@ The cache is an optimisation, never a point of failure (numba itself would raise
   stored in front of it, does not match) is dropped: :class:`TolerantIndexDataCacheFile` deletes the file and reports a miss, so numba compiles the
   function again and rewrites the entry; a failure while rebuilding a loaded entry is a miss too
   (:meth:`SourcesFunctionCache.load_overload`).
+* A data file written for another entry than the index names (two processes saving different signatures
+  of one function pick the same free file name, or a process of older sources saves into it) is dropped
+  the same way: each data file also starts with a hash of its (stamp, key), checked before numba would
+  run the machine code of another signature.
 * A failed save (folder gone or read-only, disk full) keeps the compiled code in memory for this process.
 * No usable cache location at import (a read-only install whose ``__pycache__`` cannot be written and whose
   user cache folder cannot be either: ``HOME`` invalid, ``NUMBA_CACHE_DIR`` not writable) compiles in memory,
@@ -161,21 +165,44 @@ class TolerantIndexDataCacheFile(IndexDataCacheFile):
     """
 
     _DIGEST_SIZE = hashlib.sha256().digest_size
+    _saving_key = None
+
+    def _entry_tag(self, key) -> bytes:
+        """SHA-256 of (index stamp, index key): which entry a data file was written for."""
+        return hashlib.sha256(repr((self._source_stamp, key)).encode()).digest()
+
+    def save(self, key, data):
+        self._saving_key = key  # for _save_data, which numba calls with the file name only
+        try:
+            super().save(key, data)
+        finally:
+            self._saving_key = None
 
     def _save_data(self, name, data):
-        payload = self._dump(data)
+        payload = self._entry_tag(self._saving_key) + self._dump(data)
         path = self._data_path(name)
         with self._open_for_write(path) as f:
             f.write(hashlib.sha256(payload).digest())
             f.write(payload)
 
-    def _load_data(self, name):
+    def _load_data(self, name, key=None):
+        """The compile result in data file ``name``, written for the index entry ``key``.
+
+        Raises:
+            ValueError: the checksum does not match (a damaged file), or the file was written for another
+                entry (two processes saving different entries can both pick the same free file name, and
+                a process of older sources can overwrite it while another reads the newer index: numba
+                would then run another signature's machine code).
+        """
         with open(self._data_path(name), "rb") as f:
             data = f.read()
-        digest, payload = data[:self._DIGEST_SIZE], data[self._DIGEST_SIZE:]
-        if len(digest) < self._DIGEST_SIZE or hashlib.sha256(payload).digest() != digest:
+        n = self._DIGEST_SIZE
+        digest, payload = data[:n], data[n:]
+        if len(payload) < n or hashlib.sha256(payload).digest() != digest:
             raise ValueError(f"checksum mismatch ({len(data)} bytes)")
-        return pickle.loads(payload)
+        if payload[:n] != self._entry_tag(key):
+            raise ValueError("written for another entry than the index names")
+        return pickle.loads(payload[n:])
 
     def _drop(self, path: str, exc: BaseException) -> None:
         with contextlib.suppress(OSError):
@@ -205,7 +232,7 @@ class TolerantIndexDataCacheFile(IndexDataCacheFile):
             self._drop(self._index_path, exc)
             return None
         try:
-            return self._load_data(data_name)
+            return self._load_data(data_name, key)
         except FileNotFoundError:  # removed while the index still names it (numba: a miss)
             return None
         except Exception as exc:  # noqa: BLE001 - any unreadable data file is a miss

@@ -455,7 +455,8 @@ class KernelGames:
         slot_rngs: each slot's generator of game seeds for :meth:`next_game_ahead`, or ``None``.
 
     Raises:
-        ValueError: ``num_games < 1``.
+        ValueError: ``num_games < 1``, or more games or rounds than the memory holds (the state keeps
+            every round's scores: ``num_games * n_rounds * 5`` int64).
 
     Every method taking a slot ``i`` (or a ``seat``) raises ``IndexError`` for one outside
     ``0 .. num_games - 1`` (``0 .. n_players - 1``; negative indices are not allowed) and ``TypeError``
@@ -467,9 +468,16 @@ class KernelGames:
             raise ValueError(f"num_games={num_games!r} is not allowed; use an integer >= 1")
         self.config = config if config is not None else GameConfig()
         n = self.num_games = int(num_games)
-        self.cards = np.zeros((n, N_PLANES, N_CARD_IDS), np.int16)
-        self.scal = np.zeros((n, N_SCALARS), np.int64)
-        self.scores = np.zeros((n, self.config.n_rounds, MAX_SEATS), np.int64)
+        rounds = int(self.config.n_rounds)
+        try:
+            self.cards = np.zeros((n, N_PLANES, N_CARD_IDS), np.int16)
+            self.scal = np.zeros((n, N_SCALARS), np.int64)
+            self.scores = np.zeros((n, rounds, MAX_SEATS), np.int64)
+        except (MemoryError, ValueError):  # numpy: too large to allocate, or a dimension past its maximum
+            need = n * (N_PLANES * N_CARD_IDS * 2 + N_SCALARS * 8 + rounds * MAX_SEATS * 8)
+            raise ValueError(f"num_games={n} games of n_rounds={rounds} rounds need {need:,} bytes of state "
+                             f"(the round scores of every round are kept), more than this machine can "
+                             f"allocate; use fewer games or rounds") from None
         self.scal[:, S_N_PLAYERS] = self.config.n_players
         self.scal[:, S_N_ROUNDS] = self.config.n_rounds
         self.scal[:, S_OVER] = 1
