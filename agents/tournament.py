@@ -45,6 +45,8 @@ from .base import Agent
 from .specs import make_agent
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+#: The most deals of one tournament: each deal's games (one per seat rotation) are kept in the result.
+MAX_DEALS = 1_000_000
 
 
 @dataclass
@@ -508,7 +510,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         games: number of deals; each is played ``n_players`` times (``games * n_players`` games).
         n_players: must equal ``len(specs)`` when given (2..5).
         seed: tournament seed (deals and agent seeds); same seed, same result, whatever ``workers``.
-        workers: processes (``ProcessPoolExecutor``); 1 runs in this process.
+        workers: processes (``ProcessPoolExecutor``); 1 runs in this process. At most one process per
+            deal and per core is started (the result does not depend on ``workers``).
         n_rounds: rounds per game (``None``: the game's default; Seers Catalog 4).
         progress: show progress on stdout: a rich bar on a terminal, otherwise a plain line (deals done,
             deals/s, elapsed, ETA) every ``progress_every_s`` seconds and at the end; the ETA reads
@@ -532,10 +535,12 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     if n_players not in (2, 3, 4, 5) or len(specs) != n_players:
         raise ValueError(f"need one agent per seat, 2..5 seats (n_players={n_players!r}); got "
                          f"{len(specs)}: {[spec_name(x) for x in specs]}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games={games!r} must be an integer >= 1 (number of deals)")
-    if not isinstance(workers, int) or workers < 1:
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_DEALS:
+        raise ValueError(f"games={games!r} must be an integer in 1..{MAX_DEALS:,} (number of deals; every "
+                         f"game of every deal is kept in the result)")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers={workers!r} must be an integer >= 1")
+    workers = min(workers, games, os.cpu_count() or 1)  # more processes than deals or cores only wait
     check_seed(seed)  # ValueError naming the seed (SeedSequence's own message does not)
     config = table_config(game, n_players, n_rounds, artifact_deck)  # validates
     n_rounds = config.n_rounds

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 import typer
 
-from .errors import non_negative
+from .errors import non_negative, positive_seconds
 
 #: What a benchmark says when its warm-up compiles (numba, once per install or update of the package).
 COMPILING = "compiling{what} (first run after install, a minute or more)..."
@@ -219,7 +219,7 @@ def write_bench_json(path: str, bench: str, settings: dict, results: list | dict
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("engine")
     def bench_engine(
-        seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per player count, in seconds."),
+        seconds: float = typer.Option(3.0, callback=positive_seconds, metavar="SECONDS", help="Wall time per player count, in seconds."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deals and of the random choices."),
         artifacts: bool = typer.Option(True, help="Use the default artifact deck (or none)."),
         compile_cost: bool = typer.Option(False, help="Also time a cold start with an empty numba cache "

@@ -74,6 +74,12 @@ class _Command(TyperCommand):
                 with formatter.section(title):
                     formatter.write_dl([(rows[0][0].ljust(width), rows[0][1]), *rows[1:]])
 
+    def invoke(self, ctx):
+        from .errors import check_option_sizes
+
+        check_option_sizes(ctx)  # counts past a C int: a usage error before the command runs or writes
+        return super().invoke(ctx)
+
 
 class _Group(TyperGroup):
     context_class = _Context

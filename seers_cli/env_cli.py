@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import typer
 
-from .errors import non_negative
+from .errors import non_negative, positive_seconds
 
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
 TARGET_VS_DOUDIZHU = 5.0
@@ -282,7 +282,7 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0,
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @bench_app.command("env")
     def bench_env(
-        seconds: float = typer.Option(3.0, metavar="SECONDS", help="Wall time per environment, in seconds."),
+        seconds: float = typer.Option(3.0, callback=positive_seconds, metavar="SECONDS", help="Wall time per environment, in seconds."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
         profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "

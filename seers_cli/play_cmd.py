@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .errors import non_negative
+from .errors import non_negative, wait_seconds
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -29,7 +29,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         page_size: int = typer.Option(40, min=1, metavar="N", help="Most legal plays listed per page (on a "
                                       "terminal, fewer when more would push your hand and the trick off "
                                       "the screen)."),
-        delay: float = typer.Option(0.0, min=0.0, metavar="SECONDS", help="Seconds to wait after each agent move."),
+        delay: float = typer.Option(0.0, callback=wait_seconds, metavar="SECONDS", help="Seconds to wait after each agent move."),
     ) -> None:
         """Play Seers Catalog in the terminal against agents: pick your plays by number."""
         from .play_cli import play_game

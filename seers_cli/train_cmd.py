@@ -3,12 +3,13 @@ maskable-ppo``) and ``seers bench train`` (training throughput)."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from types import SimpleNamespace
 
 import typer
 
-from .errors import non_negative, option_error
+from .errors import non_negative, option_error, positive_seconds
 
 #: The defaults of :class:`train.trainer.TrainConfig` (MaskablePPO), :class:`train.selfplay.SelfPlayConfig`
 #: and RLlibConfig that ``seers train --help`` shows, and the league's mix and baselines, repeated here so
@@ -96,9 +97,40 @@ def final_table_header(vs: str, tournament) -> tuple[str, tuple[str, ...]]:
     return title, (note,)
 
 
+_LEARNERS_PREFIX = re.compile(rf"^((?:{'|'.join(ALGOS)})(?:, (?:{'|'.join(ALGOS)}))*): ")
+
+
+def check_learner_options(ctx: typer.Context, algo: str) -> None:
+    """Refuse options given on the command line that do not apply to ``--algo algo``: those whose help
+    starts with the learners they apply to (``"selfplay, rllib: ..."``) and does not name ``algo``. A
+    learner ignores the others' options, so such an option would change nothing (e.g. ``--minutes`` with
+    maskable-ppo, ``--iterations`` with selfplay).
+
+    Raises:
+        typer.BadParameter: naming each such option and the learners it applies to, before anything runs.
+    """
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name)
+        if param.name == "algo" or source is None or source.name != "COMMANDLINE":  # ParameterSource
+            continue
+        m = _LEARNERS_PREFIX.match(getattr(param, "help", None) or "")
+        learners = tuple(m.group(1).split(", ")) if m else ALGOS
+        if algo not in learners:
+            groups.setdefault(learners, []).append(param.opts[0])
+    if groups:
+        parts = [f"{', '.join(flags)} only appl{'ies' if len(flags) == 1 else 'y'} to --algo "
+                 f"{' or '.join(learners)}" for learners, flags in groups.items()]
+        hint = ("; a self-play run continues from a model with --init-model runs/<run>/model.pt"
+                if algo == "selfplay" and "--resume" in sum(groups.values(), []) else "")
+        raise typer.BadParameter(f"{'; '.join(parts)}, not to --algo {algo} (which would ignore "
+                                 f"{'it' if sum(map(len, groups.values())) == 1 else 'them'}){hint}")
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def train(
+        ctx: typer.Context,
         algo: str = typer.Option("selfplay", metavar="ALGO", help="selfplay: the play-scoring policy trained by "
                                  "self-play PPO (train/selfplay.py); maskable-ppo: sb3-contrib MaskablePPO "
                                  "over the action catalogue against a league (train/trainer.py); rllib: the "
@@ -209,6 +241,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """
         if algo not in ALGOS:
             raise typer.BadParameter(f"--algo {algo!r} is not one of {', '.join(ALGOS)}")
+        check_learner_options(ctx, algo)
         teacher = teacher or imitation_teacher
         if algo == "rllib":
             import importlib.util
@@ -228,21 +261,6 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 eval_agents=eval_agents, workers=workers)
             return
         if algo == "selfplay":
-            ppo_only = {"--steps": (steps, _DEFAULTS.total_timesteps), "--opponents": (opponents, DEFAULT_MIX),
-                        "--net": (net, ",".join(map(str, _DEFAULTS.net_arch))), "--envs": (envs, _DEFAULTS.n_envs),
-                        "--vec-env": (vec_env, _DEFAULTS.vec_env), "--rounds": (rounds, _DEFAULTS.n_rounds),
-                        "--eval-every": (eval_every, _DEFAULTS.eval_every),
-                        "--eval-games": (eval_games, _DEFAULTS.eval_games),
-                        "--checkpoint-every": (checkpoint_every, _DEFAULTS.checkpoint_every),
-                        "--snapshot-every": (snapshot_every, _DEFAULTS.snapshot_every),
-                        "--n-steps": (n_steps, _DEFAULTS.n_steps), "--batch-size": (batch_size, _DEFAULTS.batch_size),
-                        "--resume": (resume, None), "--no-progress": (progress, True)}
-            given = [flag for flag, (value, default) in ppo_only.items() if value != default]
-            if given:
-                raise typer.BadParameter(f"{', '.join(given)} only {'applies' if len(given) == 1 else 'apply'} to "
-                                         f"--algo maskable-ppo; the self-play "
-                                         f"learner's budget is --minutes or --decisions, and a self-play run "
-                                         f"continues from a model with --init-model runs/<run>/model.pt")
             _train_selfplay(
                 players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
                 games_in_flight=games_in_flight, actors=actors, threads=threads, precision=precision,
@@ -350,8 +368,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @bench_app.command("train")
     def bench_train(
-        seconds: float = typer.Option(20.0, metavar="SECONDS", help="Training wall time per setting, in seconds."),
-        players: int = typer.Option(4, metavar="N", help="Players at the table."),
+        seconds: float = typer.Option(20.0, callback=positive_seconds, metavar="SECONDS", help="Training wall time per setting, in seconds."),
+        players: int = typer.Option(4, min=2, max=5, metavar="N", help="Players at the table, 2..5."),
         opponents: str = typer.Option("random:1,greedy:1,heuristic:2", metavar="MIX", help="Opponent mix (MaskablePPO)."),
         algo: str = typer.Option("both", metavar="ALGO", help="selfplay, maskable-ppo or both; or actor: the "
                                  "self-play actor alone (no learner), on the compiled kernel and on Python "

@@ -598,3 +598,145 @@ def test_an_environment_too_large_for_the_memory_is_a_value_error_naming_the_siz
     else:
         with pytest.raises(ValueError, match=rf"num_envs={games} games need more memory"):
             SeersVectorEnv(games, n_players=3, n_rounds=rounds)
+
+
+# --- command-line options: checked before anything runs or is written -----------------------------------
+
+
+def _cli(args, cwd: Path):
+    import os
+
+    from typer.testing import CliRunner
+
+    from seers_cli import app
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    finally:
+        os.chdir(here)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["train", "--algo", "maskable-ppo", "--minutes", "5"], "--minutes only applies to --algo selfplay or rllib"),
+    (["train", "--iterations", "3"], "--iterations only applies to --algo rllib, not to --algo selfplay"),
+    (["train", "--num-env-runners", "-1", "--opponent", "nan"], "--num-env-runners, --opponent only apply to --algo rllib"),
+    (["train", "--algo", "maskable-ppo", "--games-in-flight", "3"], "--games-in-flight only applies to --algo selfplay"),
+    (["train", "--steps", "100000"], "--steps only applies to --algo maskable-ppo"),  # the default value, given
+])
+def test_train_refuses_options_its_learner_would_ignore(tmp_path, args, words):
+    """Before: --minutes with maskable-ppo, or any rllib option with selfplay, was silently ignored."""
+    result = _cli(args, tmp_path)
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split())
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, option", [
+    (["train", "--actors", "99999999999999999999"], "--actors"),
+    (["train", "--threads", "99999999999999999999"], "--threads"),
+    (["train", "--workers", "99999999999999999999"], "--workers"),
+    (["eval", "--agents", "random,random", "--games", "1", "--workers", "99999999999999999999"], "--workers"),
+    (["serve", "--no-open", "--max-games", "99999999999999999999"], "--max-games"),
+])
+def test_a_count_past_a_c_int_is_a_usage_error_before_anything_runs(tmp_path, args, option):
+    """Before: accepted, then an OverflowError from torch or the process pool (after training, for train)."""
+    result = _cli(args, tmp_path)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert f"'{option}'" in result.output and "2,147,483,647" in result.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, option", [
+    (["train", "--actors", "1000"], "--actors"), (["train", "--hidden", "100000"], "--hidden"),
+    (["train", "--games-in-flight", "100000"], "--games-in-flight"), (["train", "--final-games", "2000000"], "--final-games"),
+    (["train", "--algo", "maskable-ppo", "--n-steps", "100000000000"], "--n-steps"),
+    (["train", "--algo", "maskable-ppo", "--net", "100000000"], "--net"),
+    (["train", "--algo", "maskable-ppo", "--final-games", "2000000"], "--final-games"),
+    (["eval", "--agents", "random,random", "--games", "2000000"], "--games"),
+])
+def test_train_and_eval_refuse_sizes_that_cannot_run_before_writing(tmp_path, args, option):
+    """Before: accepted and written (config.json), then a failure in the middle of the run."""
+    result = _cli(args, tmp_path)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert option in result.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [["bench", "engine", "--seconds", "nan"], ["bench", "engine", "--seconds", "-1"],
+                                  ["bench", "env", "--seconds", "inf"], ["bench", "train", "--seconds", "0"],
+                                  ["play", "--players", "2", "--delay", "inf"], ["play", "--players", "2", "--delay", "nan"]])
+def test_times_must_be_finite_seconds(tmp_path, args):
+    """Before: ZeroDivisionError (bench engine), a benchmark of NaN seconds, time.sleep(inf) mid-game."""
+    result = _cli(args, tmp_path)
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "number of seconds" in result.output
+
+
+def test_bench_train_refuses_a_player_count_as_a_usage_error(tmp_path):
+    result = _cli(["bench", "train", "--players", "9", "--seconds", "0.1", "--algo", "actor"], tmp_path)
+    assert result.exit_code == 2 and "'--players'" in result.output, (result.output, result.exception)
+
+
+def test_a_tournament_starts_no_more_processes_than_deals(monkeypatch):
+    """Before: ProcessPoolExecutor(max_workers=workers): 64 worker processes for one deal."""
+    import concurrent.futures
+
+    from agents import tournament
+
+    seen = []
+
+    class Pool(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, max_workers=None, mp_context=None):
+            seen.append(max_workers)
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(tournament, "ProcessPoolExecutor", Pool)
+    result = tournament.run_tournament(["random", "random"], games=2, workers=64, n_rounds=1, progress=False)
+    assert seen == [] or seen[0] <= 2
+    assert len(result.games) == 4
+    with pytest.raises(ValueError, match="workers=True"):
+        tournament.run_tournament(["random", "random"], games=1, workers=True, n_rounds=1, progress=False)
+
+
+def test_resume_from_a_damaged_checkpoint_writes_nothing(good_zip, tmp_path):
+    """Before: the run's config.json was rewritten (and its subfolders made) before the checkpoint was read."""
+    from seers_env.jsonio import write_json
+    from train.trainer import TrainConfig, train
+
+    run = tmp_path / "runs" / "r"
+    (run / "checkpoints").mkdir(parents=True)
+    config = TrainConfig(n_envs=1, vec_env="dummy", out=str(tmp_path / "runs"), name="r", total_timesteps=77)
+    write_json(run / "config.json", {"config": config.to_dict()})
+    before = (run / "config.json").read_bytes()
+    bad = _edit_data(good_zip, run / "checkpoints" / "ckpt_8.zip",
+                     lambda d: d["observation_space"].update(_shape=[3]))
+    config.total_timesteps = 1000
+    from train.model_config import ModelConfigError
+
+    with pytest.raises(ModelConfigError):
+        train(config, resume=bad, progress=False, final_eval=False, echo=lambda s: None)
+    assert (run / "config.json").read_bytes() == before
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoints", "config.json"]
+
+
+def test_a_checkpoint_file_that_links_to_something_huge_is_not_read_whole(tmp_path, monkeypatch, good_zip):
+    """A downloaded checkpoint folder may hold links (to /proc/kcore, a huge file): reads are bounded."""
+    from train import model_files
+    from train.policy import load_model
+    from train.rllib_agent import load_rllib_policy
+
+    monkeypatch.setattr(model_files, "MAX_UNPACKED_BYTES", 1_000_000)
+    huge = tmp_path / "huge.bin"
+    huge.write_bytes(b"\0" * 3_000_000)
+    ckpt = _rllib_checkpoint(tmp_path / "ckpt", {"net.x": np.zeros(1, np.float32)})
+    state = ckpt / "learner_group" / "learner" / "rl_module" / "shared" / "module_state.pkl"
+    state.unlink()
+    state.symlink_to(huge)
+    with pytest.raises(ModelFileError, match=r"module_state\.pkl' is larger than 1,000,000 bytes"):
+        load_rllib_policy(ckpt)
+    link = tmp_path / "model.zip"
+    link.symlink_to(huge)
+    with pytest.raises(ModelFileError, match=r"model\.zip' is larger than 1,000,000 bytes"):
+        load_model(link)

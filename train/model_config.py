@@ -181,13 +181,16 @@ def load_model_config(path: str | os.PathLike) -> ModelConfig | None:
         raise FileNotFoundError(f"no model file at {str(p)!r}")
     try:
         text = None
+        from .model_files import check_zip_sizes, read_bounded
+
         if zipfile.is_zipfile(p):
             with zipfile.ZipFile(p) as zf:
                 if ENTRY_NAME in zf.namelist():
+                    check_zip_sizes(p, zf)  # before anything is unpacked
                     text = zf.read(ENTRY_NAME).decode("utf-8")
         sidecar = Path(str(p) + SIDECAR_SUFFIX)
         if text is None and sidecar.is_file():
-            text = sidecar.read_text()
+            text = read_bounded(sidecar, "model configuration").decode("utf-8")
         if text is not None:
             from seers_env.jsonio import loads_strict
 

@@ -543,6 +543,23 @@ def sb3_custom_objects(data: dict, source: str) -> dict[str, Any]:
 MAX_UNPACKED_BYTES = 1 << 30
 
 
+def read_bounded(path: str | os.PathLike, what: str = "model file") -> bytes:
+    """The bytes of ``path``, refused past :data:`MAX_UNPACKED_BYTES` without reading more (a file in a
+    downloaded checkpoint folder may be a link to something endless or huge, e.g. ``/dev/zero`` through
+    a named pipe, or a multi-gigabyte file; its size on disk is not trusted, ``/proc`` files report 0).
+
+    Raises:
+        ModelFileError: the file is larger (the message names it). OSError: it cannot be read.
+    """
+    limit = MAX_UNPACKED_BYTES
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ModelFileError(f"{what} {os.fspath(path)!r} is larger than {limit:,} bytes, more than a model file "
+                             f"of this project may be; not read")
+    return data
+
+
 def check_zip_sizes(path: str | os.PathLike, zf: zipfile.ZipFile) -> dict[str, int]:
     """The unpacked size of each entry of the open archive ``zf`` (of the file ``path``).
 
@@ -722,8 +739,7 @@ def load_sb3_model(path: str | os.PathLike, device: str = "cpu", **kwargs: Any):
     from sb3_contrib import MaskablePPO
 
     source = os.fspath(path)
-    with open(source, "rb") as f:
-        raw = f.read()
+    raw = read_bounded(source)
     names = read_zip_entry_names(source, raw, SB3_REQUIRED)
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
@@ -755,5 +771,5 @@ def load_sb3_model(path: str | os.PathLike, device: str = "cpu", **kwargs: Any):
 
 __all__ = ["MAX_UNPACKED_BYTES", "ModelFileError", "NUMPY_ARRAY_GLOBALS", "PLAIN_KINDS", "SB3_REQUIRED", "SB3_SERIALIZED", "UnsafeModelFileError",
            "check_pickle_names", "check_torch_archive", "check_zip_sizes", "load_sb3_model", "observation_mismatch", "read_zip_entry_names",
-           "one_line", "sb3_custom_objects", "torch_load_problem", "unpickle_arrays",
+           "one_line", "read_bounded", "sb3_custom_objects", "torch_load_problem", "unpickle_arrays",
            "weights_only_refusal"]

@@ -90,13 +90,15 @@ def _load_without_ray(folder: Path) -> tuple[PlayScoringNet, ModelConfig]:
     from .scoring_policy import NetConfig
 
     sidecar, state_file = _sidecar_and_state(folder)
+    from .model_files import read_bounded
+
     try:
-        meta = loads_strict(sidecar.read_text(encoding="utf-8"))
+        meta = loads_strict(read_bounded(sidecar, "RLlib checkpoint sidecar").decode("utf-8"))
         config = ModelConfig.from_dict(meta["model_config"] if isinstance(meta, dict) else meta)
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as err:
         raise ModelFileError(f"RLlib checkpoint sidecar {str(sidecar)!r} is damaged: it must be JSON "
                              f'{{"model_config": {{...}}, "module": ...}} ({type(err).__name__}: {err})') from None
-    state = unpickle_arrays(state_file.read_bytes(), str(state_file))
+    state = unpickle_arrays(read_bounded(state_file, "RLlib module state"), str(state_file))
     if not isinstance(state, dict):
         raise ModelFileError(f"{str(state_file)!r} holds a {type(state).__name__}, not a dict of numpy arrays")
     weights = {}

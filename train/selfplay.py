@@ -56,6 +56,18 @@ DEFAULT_DECISIONS = 420_000
 the learner's PPO update, not the actors, sets the pace)."""
 
 
+#: ``(field, largest value, why)`` of :class:`SelfPlayConfig`'s sizes: each is a count of processes,
+#: threads or allocated games and weights, and a larger one cannot run (too many processes, memory).
+SIZE_LIMITS = (
+    ("actors", 256, "rollout processes, each with its own games and a copy of the network"),
+    ("threads", 1024, "torch threads of the learner"),
+    ("games_in_flight", 65_536, "games of one actor, about 40 kB each"),
+    ("hidden", 16_384, "the network holds hidden x hidden / 2 weights and more"),
+    ("embed", 16_384, "the network holds embed x hidden weights"),
+    ("imitation_samples", 10_000_000, "teacher decisions held in memory, a few kB each"),
+)
+
+
 @dataclass
 class SelfPlayConfig:
     """Hyperparameters of :func:`train_selfplay` (each is a ``seers train`` flag of the same name).
@@ -173,6 +185,9 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise bad(name, f"an integer >= {low}")
+        for name, high, why in SIZE_LIMITS:  # checked now: past them the run fails after writing its folder
+            if getattr(self, name) > high:
+                raise bad(name, f"at most {high:,} ({why})")
         if isinstance(self.seed, np.integer):
             self.seed = int(self.seed)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:

@@ -80,9 +80,12 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             make_agent(spec).check_use(cfg.n_players, deck)
         except (FileNotFoundError, ValueError) as err:
             raise naming(err, what, spec) from None
-    for what, value, low in (("final_games", final_games, 0), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{what}={value!r} is not allowed; use an integer >= {low}")
+    from agents.tournament import MAX_DEALS
+
+    for what, value, low, high in (("final_games", final_games, 0, MAX_DEALS), ("workers", workers, 1, None)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            raise ValueError(f"{what}={value!r} is not allowed; use an integer >= {low}"
+                             + (f" and <= {high:,}" if high else ""))
     if cfg.init_model:  # the model file must exist and fit the table before anything is written
         try:
             initial_policy(cfg)

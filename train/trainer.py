@@ -145,6 +145,12 @@ class TrainConfig:
         for key in ("eval_every", "eval_games", "imitation_samples"):
             if getattr(self, key) < 0:
                 raise ValueError(f"{key}={getattr(self, key)!r} must be >= 0")
+        from agents.tournament import MAX_DEALS
+
+        for key in ("eval_games", "final_eval_games"):  # tournaments run during and after training
+            if getattr(self, key) > MAX_DEALS:
+                raise ValueError(f"{key}={getattr(self, key)!r} must be <= {MAX_DEALS:,} (deals of a tournament)")
+        self._check_memory()
         if self.vec_env not in ("subproc", "dummy"):
             raise ValueError(f"vec_env={self.vec_env!r} is not allowed; choose 'subproc' or 'dummy'")
         if not self.net_arch or min(self.net_arch) < 1:
@@ -188,6 +194,34 @@ class TrainConfig:
                     check_ppo_spec(spec, self.n_players, self.artifact_deck)
                 except (FileNotFoundError, ValueError) as err:
                     raise naming(err, "opponents", spec) from None
+
+    def _check_memory(self) -> None:
+        """Refuse a rollout buffer (``n_steps`` x ``n_envs`` transitions: observation, action mask and a few
+        numbers each) or an imitation set larger than this machine's memory, before anything is written.
+
+        Raises:
+            ValueError: naming the fields and the bytes they need.
+        """
+        from seers_env.actions import N_ACTIONS
+        from seers_env.observation import OBS_DIM
+
+        try:
+            memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (AttributeError, ValueError, OSError):  # not POSIX: not checked
+            return
+        per_step = 4 * (OBS_DIM + N_ACTIONS + 8)
+        for what, steps in ((f"n_steps={self.n_steps} x n_envs={self.n_envs}", self.n_steps * self.n_envs),
+                            (f"imitation_samples={self.imitation_samples}", self.imitation_samples)):
+            if steps * per_step > memory:
+                raise ValueError(f"{what} transitions need {steps * per_step:,} bytes of memory ({per_step:,} "
+                                 f"each: observation and action mask), more than this machine's {memory:,}")
+        from .model_files import _net_arch_bytes
+
+        arch = list(self.net_arch)
+        weights = 4 * _net_arch_bytes({"net_arch": {"pi": arch, "vf": arch}}, "net_arch")  # + grads, Adam's two
+        if weights > memory:
+            raise ValueError(f"net_arch={arch!r}: the policy and value networks, their gradients and Adam's "
+                             f"moments need {weights:,} bytes of memory, more than this machine's {memory:,}")
 
     def model_config(self):
         """The :class:`train.model_config.ModelConfig` of the models this run writes."""
@@ -571,6 +605,21 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
     th.set_num_threads(config.torch_threads)
     if resume is not None:
         run_dir, _ = resolve_resume(resume)
+        # read and checked before anything is written: a damaged or foreign checkpoint leaves the run as it was
+        from .policy import load_model
+        from .ppo_agent import check_model_file
+
+        # runs nothing from it; the rollout buffer is the run's (the file's sizes are not trusted)
+        model = load_model(resume, device="cpu", tensorboard_log=str(run_dir / "tb"), n_steps=config.n_steps,
+                           n_envs=config.n_envs)
+        check_model_file(model, resume, config.n_players, config.artifact_deck)
+        start_steps = int(model.num_timesteps)
+        remaining = config.total_timesteps - start_steps
+        if remaining <= 0:
+            raise ValueError(f"checkpoint {str(resume)!r} has {start_steps} steps already; ask for more "
+                             f"than that with --steps")
+        summary = (read_json_file(run_dir / "summary.json", "run summary", strict=False)
+                   if (run_dir / "summary.json").is_file() else None)
     else:
         name = config.name or f"{time.strftime('%Y%m%d-%H%M%S')}-{config.n_players}p"
         run_dir = Path(config.out) / name
@@ -590,24 +639,10 @@ def train(config: TrainConfig, resume: str | os.PathLike | None = None, progress
 
     timing = {"eval_s": 0.0}
     imitation = None
-    if resume is not None and (run_dir / "summary.json").is_file():
-        summary = read_json_file(run_dir / "summary.json", "run summary", strict=False)
-        imitation = summary.get("imitation") if isinstance(summary, dict) else None
+    if resume is not None and isinstance(summary, dict):
+        imitation = summary.get("imitation")
     snapshot_dir = str(run_dir / "snapshots")
     if resume is not None:
-        from .policy import load_model
-        from .ppo_agent import check_model_file
-
-        # runs nothing from it; the rollout buffer is the run's (the file's sizes are not trusted)
-        model = load_model(resume, device="cpu", tensorboard_log=str(run_dir / "tb"), n_steps=config.n_steps,
-                           n_envs=config.n_envs)
-
-        check_model_file(model, resume, config.n_players, config.artifact_deck)
-        start_steps = int(model.num_timesteps)
-        remaining = config.total_timesteps - start_steps
-        if remaining <= 0:
-            raise ValueError(f"checkpoint {str(resume)!r} has {start_steps} steps already; ask for more "
-                             f"than that with --steps")
         # a seed of its own for (seed, step count), so a resumed run does not replay the first games, nor
         # another seed's (a sum such as seed + steps would)
         resumed_seed = child_seed(config.seed, RESUME_STREAM, start_steps, bits=32)
