@@ -203,8 +203,9 @@ def _check_result_fields(d: dict[str, Any]) -> None:
         if not ok:
             raise ValueError(f"{where} must be {what}")
 
-    for key in ("specs", "labels", "n_players", "n_rounds", "deals", "seed", "agents", "games"):
-        need(key in d, key, "present")
+    missing = [k for k in ("specs", "labels", "n_players", "n_rounds", "deals", "seed", "agents", "games") if k not in d]
+    if missing:
+        raise ValueError(f"it lacks the field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
     n = d["n_players"]
     need(_is_int(n, 2), "n_players", "an integer >= 2")
     need(_is_int(d["n_rounds"], 1), "n_rounds", "an integer >= 1")
