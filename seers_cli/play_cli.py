@@ -27,7 +27,6 @@ from seers_env.plays import Play
 from seers_env.progress import is_terminal
 from seers_env.view import SeatView
 from .play_cmd import register
-
 from .tui import (
     PlayMenu,
     count,
