@@ -3,7 +3,6 @@ maskable-ppo``) and ``seers bench train`` (training throughput)."""
 
 from __future__ import annotations
 
-import re
 import textwrap
 from types import SimpleNamespace
 
@@ -26,6 +25,11 @@ _SELFPLAY = SimpleNamespace(
     imitation_epochs=4, hidden=256, threads=0, precision="auto")
 DEFAULT_MIX = "random:1,greedy:1,heuristic:2,self:2"  # train.league.DEFAULT_MIX
 DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")  # train.trainer.DEFAULT_EVAL_SPECS
+#: SCOUT's own defaults of the selfplay flags (train.selfplay.GAME_DEFAULTS["scout"]; tests check they agree).
+_SCOUT: dict = {}
+#: Deals of the final tournament of ``seers train`` per game (--final-games).
+FINAL_GAMES = {"seers_catalog": 400, "scout": 200}
+LEARNER_GAMES = ("seers_catalog", "scout")
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
 _RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
 
@@ -38,6 +42,10 @@ SELFPLAY_PPO = "Options of selfplay and maskable-ppo"
 PPO_ONLY = "Options of maskable-ppo only"
 PPO_RLLIB = "Options of maskable-ppo and rllib"
 RLLIB_ONLY = "Options of rllib only"
+#: The learners that read the options of each section (options in no section: every learner).
+PANEL_LEARNERS = {SELFPLAY_RLLIB: ("selfplay", "rllib"), SELFPLAY_ONLY: ("selfplay",),
+                  SELFPLAY_PPO: ("selfplay", "maskable-ppo"), PPO_ONLY: ("maskable-ppo",),
+                  PPO_RLLIB: ("maskable-ppo", "rllib"), RLLIB_ONLY: ("rllib",)}
 
 
 #: ``seers train`` options of the config fields that error messages name (``field=value ...``), per learner.
@@ -46,7 +54,7 @@ _COMMON_FLAGS = {"n_players": "--players", "n_rounds": "--rounds", "artifact_dec
                  "embed": "--hidden", "baseline": "--baseline", "baseline_seats": "--baseline-seats",
                  "final_games": "--final-games", "final_specs": "--eval-agents", "workers": "--workers",
                  "out": "--out", "name": "--name", "epochs": "--epochs"}
-SELFPLAY_FLAGS = {**_COMMON_FLAGS, "decisions": "--decisions", "games_in_flight": "--games-in-flight",
+SELFPLAY_FLAGS = {**_COMMON_FLAGS, "game": "--game", "decisions": "--decisions", "games_in_flight": "--games-in-flight",
                   "actors": "--actors", "threads": "--threads", "precision": "--precision", "lr": "--learning-rate",
                   "ent_coef": "--ent-coef", "teacher": "--teacher", "imitation_samples": "--imitation-samples",
                   "imitation_epochs": "--imitation-epochs", "init_model": "--init-model"}
@@ -97,12 +105,11 @@ def final_table_header(vs: str, tournament) -> tuple[str, tuple[str, ...]]:
     return title, (note,)
 
 
-_LEARNERS_PREFIX = re.compile(rf"^((?:{'|'.join(ALGOS)})(?:, (?:{'|'.join(ALGOS)}))*): ")
 
 
 def check_learner_options(ctx: typer.Context, algo: str) -> None:
     """Refuse options given on the command line that do not apply to ``--algo algo``: those whose help
-    starts with the learners they apply to (``"selfplay, rllib: ..."``) and does not name ``algo``. A
+    section (:data:`PANEL_LEARNERS`) does not name ``algo``. A
     learner ignores the others' options, so such an option would change nothing (e.g. ``--minutes`` with
     maskable-ppo, ``--iterations`` with selfplay).
 
@@ -114,8 +121,7 @@ def check_learner_options(ctx: typer.Context, algo: str) -> None:
         source = ctx.get_parameter_source(param.name)
         if param.name == "algo" or source is None or source.name != "COMMANDLINE":  # ParameterSource
             continue
-        m = _LEARNERS_PREFIX.match(getattr(param, "help", None) or "")
-        learners = tuple(m.group(1).split(", ")) if m else ALGOS
+        learners = PANEL_LEARNERS.get(getattr(param, "rich_help_panel", None), ALGOS)
         if algo not in learners:
             groups.setdefault(learners, []).append(param.opts[0])
     if groups:
@@ -136,6 +142,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "over the action catalogue against a league (train/trainer.py); rllib: the "
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
+        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game learned: seers_catalog or "
+                                 "scout (SCOUT: its own defaults where a flag says so; the other learners "
+                                 "play Seers Catalog)."),
         players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
         minutes: float = typer.Option(None, metavar="MINUTES", rich_help_panel=SELFPLAY_RLLIB, help="Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
@@ -144,9 +153,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         decisions: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help=f"Budget of the PPO phase in training "
                                       f"decisions (rllib: environment steps), whatever the machine's speed "
                                       f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 minutes on 2 idle "
-                                      f"cores; rllib --minutes {_RLLIB_MINUTES:g})."),
-        games_in_flight: int = typer.Option(_SELFPLAY.games_in_flight, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="Games played in "
-                                            "lockstep by each actor (one batched forward pass per step)."),
+                                      f"cores, SCOUT {_SCOUT.get('decisions', _SELFPLAY.decisions):,}; rllib "
+                                      f"--minutes {_RLLIB_MINUTES:g})."),
+        games_in_flight: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_ONLY, help=f"Games played in "
+                                            f"lockstep by each actor (one batched forward pass per step; default "
+                                            f"{_SELFPLAY.games_in_flight}, SCOUT "
+                                            f"{_SCOUT.get('games_in_flight', _SELFPLAY.games_in_flight)})."),
         actors: int = typer.Option(_SELFPLAY.actors, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="Rollout worker processes (0: in the "
                                    "learner's process)."),
         threads: int = typer.Option(_SELFPLAY.threads, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="The learner's torch threads (0: the "
@@ -155,11 +167,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       "bfloat16, float32, or auto (bfloat16 where the CPU has AMX or AVX-512 BF16)."),
         minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help="Decisions per gradient step."),
         clip: float = typer.Option(_SELFPLAY.clip, metavar="X", rich_help_panel=SELFPLAY_RLLIB, help="PPO clipping range."),
-        ent_coef: float = typer.Option(_SELFPLAY.ent_coef, metavar="WEIGHT", rich_help_panel=SELFPLAY_RLLIB, help="Entropy bonus weight."),
-        baseline_seats: float = typer.Option(_SELFPLAY.baseline_seats, metavar="FRACTION", rich_help_panel=SELFPLAY_RLLIB, help="Fraction of seats "
-                                             "played by --baseline instead of the policy (not trained on)."),
+        ent_coef: float = typer.Option(None, metavar="WEIGHT", rich_help_panel=SELFPLAY_RLLIB, help=f"Entropy bonus weight (default "
+                                       f"{_SELFPLAY.ent_coef:g}, SCOUT {_SCOUT.get('ent_coef', _SELFPLAY.ent_coef):g})."),
+        baseline_seats: float = typer.Option(None, metavar="FRACTION", rich_help_panel=SELFPLAY_RLLIB, help=f"Fraction of seats "
+                                             f"played by --baseline instead of the policy (not trained on; default "
+                                             f"{_SELFPLAY.baseline_seats:g}, SCOUT "
+                                             f"{_SCOUT.get('baseline_seats', _SELFPLAY.baseline_seats):g})."),
         baseline: str = typer.Option(_SELFPLAY.baseline, metavar="SPEC", rich_help_panel=SELFPLAY_RLLIB, help="Agent spec of those seats."),
-        hidden: int = typer.Option(_SELFPLAY.hidden, metavar="WIDTH", rich_help_panel=SELFPLAY_RLLIB, help="Hidden layer width."),
+        hidden: int = typer.Option(None, metavar="WIDTH", rich_help_panel=SELFPLAY_RLLIB, help=f"Hidden layer width (default "
+                                   f"{_SELFPLAY.hidden}, SCOUT {_SCOUT.get('hidden', _SELFPLAY.hidden)}; the state "
+                                   f"embedding is half of it for SCOUT)."),
         init_model: str = typer.Option("", metavar="FILE", rich_help_panel=SELFPLAY_ONLY, help="Start from this model file (runs/<run>/model.pt, "
                                        "same players and deck) instead of the heuristic-residual start."),
         teacher: str = typer.Option(None, metavar="SPEC", rich_help_panel=SELFPLAY_PPO, help="Agent cloned by the warm start: heuristic (selfplay "
@@ -180,9 +197,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(_DEFAULTS.seed, callback=non_negative, metavar="SEED", help="Seeds the training (games, network, PPO, league); the final tournament's deals have their own fixed seed, printed with its table, so they are never trained on."),
         eval_every: int = typer.Option(_DEFAULTS.eval_every, metavar="STEPS", rich_help_panel=PPO_ONLY, help="Steps between evaluations (0: none)."),
         eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", rich_help_panel=PPO_ONLY, help="Deals per evaluation during training."),
-        final_games: int = typer.Option(400,
-                                        metavar="N", help="Deals of the final duplicate tournament (each played once per "
-                                             "seat rotation)."),
+        final_games: int = typer.Option(None,
+                                        metavar="N", help=f"Deals of the final duplicate tournament (each played once per "
+                                             f"seat rotation; default {FINAL_GAMES['seers_catalog']}, SCOUT "
+                                             f"{FINAL_GAMES['scout']})."),
         eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay and "
                                         "rllib heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
@@ -241,8 +259,21 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """
         if algo not in ALGOS:
             raise typer.BadParameter(f"--algo {algo!r} is not one of {', '.join(ALGOS)}")
+        if game not in LEARNER_GAMES:
+            raise typer.BadParameter(f"{game!r} is not one of {', '.join(LEARNER_GAMES)}", param_hint="--game")
+        if game != "seers_catalog" and algo != "selfplay":
+            raise typer.BadParameter(f"--algo {algo} plays Seers Catalog only; --game {game} is learned by "
+                                     f"--algo selfplay", param_hint="--game")
+        if game != "seers_catalog" and not artifacts:
+            raise typer.BadParameter("--no-artifacts applies to Seers Catalog only; SCOUT has no artifacts",
+                                     param_hint="--artifacts")
         check_learner_options(ctx, algo)
         teacher = teacher or imitation_teacher
+        if algo != "selfplay":  # the other learners' defaults of the flags selfplay takes per game
+            hidden = _SELFPLAY.hidden if hidden is None else hidden
+            ent_coef = _SELFPLAY.ent_coef if ent_coef is None else ent_coef
+            baseline_seats = _SELFPLAY.baseline_seats if baseline_seats is None else baseline_seats
+            final_games = FINAL_GAMES["seers_catalog"] if final_games is None else final_games
         if algo == "rllib":
             import importlib.util
 
@@ -262,7 +293,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             return
         if algo == "selfplay":
             _train_selfplay(
-                players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
+                game=game, players=players, artifacts=artifacts, seed=seed, minutes=minutes, decisions=decisions,
                 games_in_flight=games_in_flight, actors=actors, threads=threads, precision=precision,
                 lr=learning_rate, epochs=epochs,
                 minibatch=minibatch, clip=clip, ent_coef=ent_coef, baseline_seats=baseline_seats,
@@ -319,7 +350,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         typer.echo(f"  of training, PPO updates included; evaluations took {result.eval_s + result.final_eval_s:.0f} "
                    "s more")
 
-    def _train_selfplay(*, players, artifacts, seed, minutes, decisions, games_in_flight, actors, threads, precision,
+    def _train_selfplay(*, game, players, artifacts, seed, minutes, decisions, games_in_flight, actors, threads, precision,
                         lr, epochs,
                         minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,
                         imitation_epochs, hidden, init_model, out, name, final_games, eval_agents, workers,
@@ -330,21 +361,20 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from train.selfplay import SelfPlayConfig
         from train.selfplay_run import run_selfplay
 
-        d = _SELFPLAY
         try:
-            cfg = SelfPlayConfig(
-                n_players=players, artifact_deck=tuple(DEFAULT_ARTIFACT_DECK) if artifacts else (),
+            cfg = SelfPlayConfig.for_game(
+                game, n_players=players, artifact_deck=tuple(DEFAULT_ARTIFACT_DECK) if artifacts else (),
                 seed=seed, minutes=minutes, decisions=decisions,
-                games_in_flight=games_in_flight, actors=actors, lr=d.lr if lr is None else lr,
-                epochs=d.epochs if epochs is None else epochs, minibatch=minibatch, clip=clip,
+                games_in_flight=games_in_flight, actors=actors, lr=lr,
+                epochs=epochs, minibatch=minibatch, clip=clip,
                 ent_coef=ent_coef, baseline_seats=baseline_seats, baseline=baseline,
-                teacher=teacher or d.teacher,
-                imitation_samples=d.imitation_samples if imitation_samples is None else imitation_samples,
-                imitation_epochs=d.imitation_epochs if imitation_epochs is None else imitation_epochs,
-                hidden=hidden, threads=threads, precision=precision, init_model=init_model)
+                teacher=teacher, imitation_samples=imitation_samples, imitation_epochs=imitation_epochs,
+                hidden=hidden, embed=None if hidden is None or game == "seers_catalog" else max(1, hidden // 2),
+                threads=threads, precision=precision, init_model=init_model)
             specs = tuple(s.strip() for s in (eval_agents or "heuristic").split(",") if s.strip())
-            result = run_selfplay(cfg, out=out, name=name, final_games=final_games, final_specs=specs,
-                                  workers=workers, force=force, echo=typer.echo)
+            result = run_selfplay(cfg, out=out, name=name,
+                                  final_games=FINAL_GAMES[game] if final_games is None else final_games,
+                                  final_specs=specs, workers=workers, force=force, echo=typer.echo)
         except (ValueError, FileNotFoundError) as err:
             raise option_error(err, SELFPLAY_FLAGS) from None
         from agents.tournament import paired_differences

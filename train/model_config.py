@@ -8,7 +8,7 @@ carries a :class:`ModelConfig`, and every load checks it with :func:`check_model
 Small API, meant to be reused by every learner:
 
 - :class:`ModelConfig`: ``algorithm``, ``n_players``, ``artifact_deck``, ``feature_version``,
-  ``catalogue_version``; ``to_dict()`` / ``from_dict()`` (JSON-safe).
+  ``catalogue_version``, ``game``; ``to_dict()`` / ``from_dict()`` (JSON-safe).
 - :func:`save_model_config(path, config) <save_model_config>`: attach it to a model file (inside a
   ``.zip`` archive such as stable-baselines3's or ``torch.save``'s, else a sidecar ``<file>.config.json``).
 - :func:`load_model_config(path) <load_model_config>`: read it back (``None`` when the file has none).
@@ -47,7 +47,9 @@ SIDECAR_SUFFIX = ".config.json"
 #: Fields a deliberate off-configuration use may differ in (``allow_off_config=True``); the others make the
 #: model's inputs or outputs meaningless and always raise.
 OFF_CONFIG_FIELDS = ("n_players", "artifact_deck")
-_FIELDS = ("algorithm", "n_players", "artifact_deck", "feature_version", "catalogue_version")
+_FIELDS = ("game", "algorithm", "n_players", "artifact_deck", "feature_version", "catalogue_version")
+#: The game of a file that records none (files written before SCOUT was served).
+DEFAULT_GAME = "seers_catalog"
 
 
 class ModelConfigError(ValueError):
@@ -71,6 +73,8 @@ class ModelConfig:
             when unknown (older files), then it is not checked.
         catalogue_version: version of the action catalogue the outputs index (:data:`CATALOGUE_VERSION`), or
             ``None`` for a model whose outputs are not catalogue actions.
+        game: the game the model plays, a name of :data:`seers_env.games.GAMES` (``"seers_catalog"``,
+            ``"scout"``); files without one are Seers Catalog models.
 
     Raises:
         ValueError: ``n_players`` outside 2..5 or a field of the wrong type.
@@ -81,6 +85,7 @@ class ModelConfig:
     artifact_deck: tuple[str, ...]
     feature_version: str | None = OBSERVATION_VERSION
     catalogue_version: str | None = CATALOGUE_VERSION
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         if not isinstance(self.algorithm, str) or not self.algorithm:
@@ -89,6 +94,8 @@ class ModelConfig:
             raise ValueError(f"n_players={self.n_players!r} is not allowed; choose one of 2, 3, 4, 5")
         if isinstance(self.artifact_deck, str):
             raise ValueError(f"artifact_deck={self.artifact_deck!r} must be a sequence of artifact kinds")
+        if not isinstance(self.game, str) or not self.game:
+            raise ValueError(f"game={self.game!r} must be a game name, e.g. 'seers_catalog' or 'scout'")
         object.__setattr__(self, "n_players", int(self.n_players))
         object.__setattr__(self, "artifact_deck", tuple(str(k) for k in self.artifact_deck))
         for key in ("feature_version", "catalogue_version"):
@@ -100,7 +107,7 @@ class ModelConfig:
         """JSON-safe dict (``artifact_deck`` as a list)."""
         return {"algorithm": self.algorithm, "n_players": self.n_players,
                 "artifact_deck": list(self.artifact_deck), "feature_version": self.feature_version,
-                "catalogue_version": self.catalogue_version}
+                "catalogue_version": self.catalogue_version, "game": self.game}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ModelConfig:
@@ -118,10 +125,14 @@ class ModelConfig:
         return cls(**{k: d[k] for k in _FIELDS if k in d})
 
     def describe(self) -> str:
-        """One line, e.g. ``"maskable_ppo, 4 players, 7 artifacts, observation-v1, catalogue-v0"``."""
+        """One line, e.g. ``"maskable_ppo, 4 players, 7 artifacts, observation-v1, catalogue-v0"``; a game
+        other than Seers Catalog is named first and has no artifacts part (``"SCOUT, play_scoring, 3
+        players, scout-play-features-v1, no catalogue"``)."""
+        tail = f"{self.feature_version or 'unknown features'}, {self.catalogue_version or 'no catalogue'}"
+        if self.game != DEFAULT_GAME:
+            return f"{_game_title(self.game)}, {self.algorithm}, {self.n_players} players, {tail}"
         deck = f"{len(self.artifact_deck)} artifacts" if self.artifact_deck else "no artifacts"
-        return (f"{self.algorithm}, {self.n_players} players, {deck}, "
-                f"{self.feature_version or 'unknown features'}, {self.catalogue_version or 'no catalogue'}")
+        return f"{self.algorithm}, {self.n_players} players, {deck}, {tail}"
 
 
 def save_model_config(path: str | os.PathLike, config: ModelConfig) -> None:
@@ -231,7 +242,7 @@ def check_model_config(trained: ModelConfig | None, *, source: str | os.PathLike
                        algorithm: str | None = None, n_players: int | None = None,
                        artifact_deck: tuple[str, ...] | list[str] | None = None,
                        feature_version: str | None = None, catalogue_version: str | None = None,
-                       allow_off_config: bool = False) -> None:
+                       game: str | None = None, allow_off_config: bool = False) -> None:
     """Check that a model trained for ``trained`` fits the intended use given by the keywords.
 
     Only the keywords given (not ``None``) are compared; a ``None`` field of ``trained`` (unknown in an
@@ -240,10 +251,10 @@ def check_model_config(trained: ModelConfig | None, *, source: str | os.PathLike
     Args:
         trained: the model's configuration (:func:`load_model_config`); ``None`` (nothing recorded) passes.
         source: the model file, for the messages.
-        algorithm, n_players, artifact_deck, feature_version, catalogue_version: the intended use.
+        algorithm, n_players, artifact_deck, feature_version, catalogue_version, game: the intended use.
         allow_off_config: play deliberately at another table: a different ``n_players`` or
             ``artifact_deck`` gives one :class:`ModelConfigWarning` per model file and difference instead
-            of an error. Algorithm, feature and catalogue versions must always match.
+            of an error. Game, algorithm, feature and catalogue versions must always match.
 
     Raises:
         ModelConfigError: (a ``ValueError``) one message listing every difference, each as
@@ -251,7 +262,7 @@ def check_model_config(trained: ModelConfig | None, *, source: str | os.PathLike
     """
     if trained is None:
         return
-    use = {"algorithm": algorithm, "n_players": n_players,
+    use = {"game": game, "algorithm": algorithm, "n_players": n_players,
            "artifact_deck": None if artifact_deck is None else tuple(artifact_deck),
            "feature_version": feature_version, "catalogue_version": catalogue_version}
     hard, soft = [], []
@@ -275,7 +286,17 @@ def check_model_config(trained: ModelConfig | None, *, source: str | os.PathLike
                           ModelConfigWarning, stacklevel=2)
 
 
+def _game_title(name: str) -> str:
+    """A game's printed name (:data:`seers_env.games.GAMES`), or the name itself when unknown."""
+    from seers_env.games import GAMES
+
+    spec = GAMES.get(name)
+    return spec.title if spec is not None else name
+
+
 def _show(key: str, value: Any) -> str:
+    if key == "game":
+        return f"{value!r} ({_game_title(value)})"
     if key == "artifact_deck":
         if not value:
             return "no artifacts"

@@ -10,9 +10,13 @@ logits over a legal-action feature matrix, Yang et al. NeurIPS 2022):
 * a value head on the state embedding, and optionally a *privileged* critic that also sees every hand
   (:func:`hidden_hands`; PerfectDou's perfect-training-imperfect-execution), used in training only.
 
+The network is the same for every game; its input sizes come from the game's features
+(:mod:`train.game_adapters`: Seers Catalog's :mod:`seers_env.features`, SCOUT's
+:mod:`seers_env.scout.features`).
+
 A model file (``torch.save`` of a plain dict, loadable with ``weights_only=True``) carries its
-configuration (:class:`~train.model_config.ModelConfig`: players, artifact deck, feature version);
-:class:`LearnedAgent` checks it against the table it plays at.
+configuration (:class:`~train.model_config.ModelConfig`: game, players, artifact deck, feature version);
+:class:`LearnedAgent` checks it against the game and table it plays at.
 """
 
 from __future__ import annotations
@@ -114,6 +118,10 @@ class NetConfig:
     ``prior_scale`` (initial value ``prior_scale``) and ``play_net``'s last layer initialised to zero, so
     the untrained policy is a softmax over the heuristic's scores and learning adds a residual (residual
     policy learning: Silver et al. 2018, arXiv:1812.06298; Johannink et al., ICRA 2019).
+
+    ``state_dim``, ``play_dim``: the game's feature sizes (defaults: Seers Catalog's);
+    ``privileged_dim``: length of the privileged critic's extra input (default: Seers Catalog's
+    :data:`HIDDEN_DIM`; files written before it existed get the default).
     """
 
     state_dim: int = STATE_DIM
@@ -123,6 +131,7 @@ class NetConfig:
     privileged_critic: bool = True
     heuristic_prior: bool = False
     prior_scale: float = 4.0
+    privileged_dim: int = HIDDEN_DIM
 
 
 class PlayScoringNet(nn.Module):
@@ -142,7 +151,7 @@ class PlayScoringNet(nn.Module):
             self.prior_scale = nn.Parameter(torch.tensor(float(cfg.prior_scale)))
             nn.init.zeros_(self.play_net[-1].weight)
             nn.init.zeros_(self.play_net[-1].bias)
-        critic_in = e + (HIDDEN_DIM if cfg.privileged_critic else 0)
+        critic_in = e + (cfg.privileged_dim if cfg.privileged_critic else 0)
         self.value_net = nn.Sequential(nn.Linear(critic_in, h // 2), nn.ReLU(), nn.Linear(h // 2, 1))
 
     def forward(self, states: torch.Tensor, plays: torch.Tensor, segment: torch.Tensor,
@@ -150,7 +159,7 @@ class PlayScoringNet(nn.Module):
         """Args: ``states`` float32 ``(B, state_dim)``, ``plays`` float32 ``(R, play_dim)`` (the legal
         plays of all B decisions, stacked; ``(R, play_dim + 1)`` with the heuristic prior, see
         :func:`play_rows`), ``segment`` long ``(R,)`` (the decision of each row),
-        ``hidden`` float32 ``(B, HIDDEN_DIM)`` for the privileged critic (zeros when ``None``).
+        ``hidden`` float32 ``(B, privileged_dim)`` for the privileged critic (zeros when ``None``).
 
         Returns: ``logits`` float32 ``(R,)`` and ``values`` float32 ``(B,)`` (expected round-score
         advantage over the mean opponent, in points / 10)."""
@@ -158,7 +167,7 @@ class PlayScoringNet(nn.Module):
         logits = self._logits(emb, plays, segment)
         if self.cfg.privileged_critic:
             if hidden is None:
-                hidden = torch.zeros(len(states), HIDDEN_DIM)
+                hidden = torch.zeros(len(states), self.cfg.privileged_dim)
             emb = torch.cat([emb, hidden], dim=1)
         return logits, self.value_net(emb).squeeze(1)
 
@@ -514,18 +523,36 @@ def net_from_state(cfg: NetConfig, state: dict, source: str) -> PlayScoringNet:
     return net
 
 
-#: Folder of the models shipped with the package, one per player count: ``learned_<n>p.pt``.
+#: Folder of the models shipped with the package, one per game and player count: ``learned_<n>p.pt``
+#: (Seers Catalog), ``scout_learned_<n>p.pt`` (SCOUT).
 SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
+#: The game of a model when none is named.
+DEFAULT_GAME = "seers_catalog"
 
 
-def shipped_model_path(n_players: int = 4) -> str:
-    """Path of the shipped play-scoring model for ``n_players`` (``train/models/learned_<n>p.pt``)."""
-    return os.path.join(SHIPPED_DIR, f"learned_{n_players}p.pt")
+def shipped_model_path(n_players: int = 4, game: str = DEFAULT_GAME) -> str:
+    """Path of the shipped play-scoring model of ``game`` for ``n_players``
+    (``train/models/learned_<n>p.pt``; other games ``<game>_learned_<n>p.pt``).
+
+    Raises:
+        ValueError: ``game`` is not a registered game (the message lists them).
+    """
+    from seers_env.games import game_spec
+
+    game_spec(game)
+    prefix = "" if game == DEFAULT_GAME else f"{game}_"
+    return os.path.join(SHIPPED_DIR, f"{prefix}learned_{n_players}p.pt")
 
 
-def shipped_player_counts() -> list[int]:
-    """Player counts that have a shipped model."""
-    return [n for n in (2, 3, 4, 5) if os.path.isfile(shipped_model_path(n))]
+def shipped_player_counts(game: str = DEFAULT_GAME) -> list[int]:
+    """Player counts of ``game`` that have a shipped model."""
+    return [n for n in (2, 3, 4, 5) if os.path.isfile(shipped_model_path(n, game))]
+
+
+def _game_title(game: str) -> str:
+    from seers_env.games import game_spec
+
+    return game_spec(game).title
 
 
 _CACHE: dict[str, tuple[PlayScoringNet, ModelConfig]] = {}
@@ -550,27 +577,36 @@ class LearnedAgent(Agent):
     (a fused optimiser step, writes through ``p.data`` or a numpy view); with a network in eval mode,
     :meth:`refresh` after such a change.
 
+    The agent plays the game its model was trained for (:attr:`game`, from the file's
+    :class:`~train.model_config.ModelConfig`: Seers Catalog or SCOUT); its features come from that
+    game's adapter (:mod:`train.game_adapters`).
+
     Args:
         model: a model file path, ``(net, model_config)``, or ``None`` for the models shipped with the
-            package (:func:`shipped_model_path`; the one for the table's player count is used).
+            package (:func:`shipped_model_path`; the one for ``game`` and the table's player count is
+            used).
         greedy: argmax (default) or sample.
         seed: seed of the sampling generator.
         allow_off_config: play at another table (players, artifact deck) than the model was trained
-            for, with one warning instead of an error.
+            for, with one warning instead of an error (never another game).
+        game: the game to play (``None``: the model's; shipped models: Seers Catalog).
 
     Raises:
-        FileNotFoundError, ValueError: see :func:`load_policy`.
-        train.model_config.ModelConfigError: (a ``ValueError``; at the first decision, or from
-            :meth:`check_use`) the table is not the one the model was trained for, or no shipped model
-            fits it.
+        FileNotFoundError, ValueError: see :func:`load_policy`; no shipped model for ``game``.
+        train.model_config.ModelConfigError: (a ``ValueError``) ``game`` is not the model's game (the
+            message names both); at the first decision, or from :meth:`check_use` / :meth:`check_game`:
+            the table or game is not the one the model was trained for, or no shipped model fits it.
     """
 
     name = "learned"
-    game = "seers_catalog"
 
     def __init__(self, model: str | tuple[PlayScoringNet, ModelConfig] | None = None, greedy: bool = True,
-                 seed: int | None = None, allow_off_config: bool = False):
+                 seed: int | None = None, allow_off_config: bool = False, game: str | None = None):
         super().__init__(seed)
+        if game is not None:
+            from seers_env.games import game_spec
+
+            game_spec(game)  # ValueError listing the games
         self.path: str | None = None
         self.shipped = model is None  # the table's shipped model is loaded at the first check_use
         self.net: PlayScoringNet | None = None
@@ -581,13 +617,25 @@ class LearnedAgent(Agent):
         elif model is not None:
             self.path = os.fspath(model)
             self.net, self.config = cached_policy(self.path)
-        elif not shipped_player_counts():
-            raise FileNotFoundError(f"no shipped play-scoring model in {SHIPPED_DIR!r}; train one with "
-                                    f"seers train and use learned:<path to model.pt>")
+        if self.config is not None:
+            trained = self.config.game
+            if game is not None and game != trained:
+                raise ModelConfigError(f"model {self.path!r} was trained for {_game_title(trained)} "
+                                       f"({trained!r}), not {_game_title(game)} ({game!r}); give a "
+                                       f"{_game_title(game)} model")
+            game = trained
+        game = DEFAULT_GAME if game is None else game
+        if self.shipped and not shipped_player_counts(game):
+            raise FileNotFoundError(f"no shipped {_game_title(game)} play-scoring model in {SHIPPED_DIR!r}; "
+                                    f"train one with seers train{'' if game == DEFAULT_GAME else ' --game ' + game}"
+                                    f" and use learned:<path to model.pt>")
+        #: the game this agent plays (:class:`agents.base.Agent`)
+        self.game = game
         self.greedy = greedy
         self.allow_off_config = allow_off_config
         self._checked: tuple | None = None
         self._scorer: NumpyPlayScorer | None = None
+        self._adapter = None  # the game's feature functions (train.game_adapters), found at first use
 
     def __deepcopy__(self, memo):  # tournaments copy agents per game: share the (read-only) network
         other = LearnedAgent.__new__(LearnedAgent)
@@ -598,6 +646,7 @@ class LearnedAgent(Agent):
     def __getstate__(self):  # pickled without the weight copy (made again at the next decision)
         state = self.__dict__.copy()
         state["_scorer"] = None
+        state["_adapter"] = None
         return state
 
     def refresh(self) -> None:
@@ -613,26 +662,46 @@ class LearnedAgent(Agent):
             if shared is not None:
                 shared.stale = True
 
+    def check_game(self, game: str, config) -> None:
+        """Raise :class:`~train.model_config.ModelConfigError` (a ``ValueError``) when ``game`` is not the
+        model's game (the message names both) or the table (``config``: the game's config object) is not
+        the one the model was trained for (:meth:`check_use`); called before a tournament starts."""
+        if game != self.game:
+            raise ModelConfigError(f"agent {self.name!r} (model {self.path or 'shipped'!r}) plays "
+                                   f"{_game_title(self.game)} ({self.game!r}), not {_game_title(game)} ({game!r})")
+        self.check_use(config.n_players, tuple(getattr(config, "artifact_deck", ())))
+
     def check_use(self, n_players: int, artifact_deck) -> None:
         """Raise :class:`~train.model_config.ModelConfigError` when the table is not the one the model
         was trained for (one warning instead with ``allow_off_config``). With the shipped models, load
-        the one for ``n_players`` (:class:`~train.model_config.ModelConfigError` naming the player counts
-        that have one when none fits)."""
+        the one for :attr:`game` and ``n_players`` (:class:`~train.model_config.ModelConfigError` naming
+        the player counts that have one when none fits). ``artifact_deck``: Seers Catalog's (``()`` for
+        other games)."""
         key = (n_players, tuple(artifact_deck))
         if self._checked == key:
             return
+        adapter = self._game_adapter()
         if self.shipped:
-            path = shipped_model_path(n_players)
+            path = shipped_model_path(n_players, self.game)
             if not os.path.isfile(path):
-                raise ModelConfigError(f"no shipped play-scoring model for {n_players} players (shipped: "
-                                       f"{shipped_player_counts()} players); train one with seers train "
-                                       f"--players {n_players} and use learned:<path to model.pt>")
+                flag = "" if self.game == DEFAULT_GAME else f" --game {self.game}"
+                raise ModelConfigError(f"no shipped {_game_title(self.game)} play-scoring model for {n_players} "
+                                       f"players (shipped: {shipped_player_counts(self.game)} players); train "
+                                       f"one with seers train{flag} --players {n_players} and use "
+                                       f"learned:<path to model.pt>")
             self.path = path
             self.net, self.config = cached_policy(path)
         check_model_config(self.config, source=self.path, algorithm=ALGORITHM, n_players=n_players,
-                           artifact_deck=tuple(artifact_deck), feature_version=FEATURE_STRING,
-                           allow_off_config=self.allow_off_config)
+                           artifact_deck=tuple(artifact_deck), feature_version=adapter.feature_version,
+                           game=self.game, allow_off_config=self.allow_off_config)
         self._checked = key
+
+    def _game_adapter(self):
+        if self._adapter is None:
+            from .game_adapters import game_adapter
+
+            self._adapter = game_adapter(self.game)
+        return self._adapter
 
     def act(self, view: SeatView) -> Play:
         legal = view.legal_plays()
@@ -640,11 +709,21 @@ class LearnedAgent(Agent):
             raise ValueError(f"seat {view.seat} has no legal play (not its turn, or the game is over)")
         if len(legal) == 1:
             return legal[0]
-        self.check_use(view.n_players, view.config.artifact_deck)
+        game = getattr(view, "game_name", DEFAULT_GAME)
+        if game != self.game:
+            raise ModelConfigError(f"model {self.path or 'shipped'!r} plays {_game_title(self.game)} "
+                                   f"({self.game!r}), given a {_game_title(game)} ({game!r}) view")
+        if game == DEFAULT_GAME:
+            self.check_use(view.n_players, view.config.artifact_deck)
+            encode, rows_of = encode_state, play_rows
+        else:
+            self.check_use(view.n_players, ())
+            adapter = self._game_adapter()
+            encode, rows_of = adapter.encode_state, adapter.play_rows
         scorer = self._scorer
         if scorer is None or self.net.training or not scorer.matches(self.net):
             scorer = self._scorer = shared_scorer(self.net)
-        logits = scorer.score(encode_state(view), play_rows(view, legal, scorer.heuristic_prior))
+        logits = scorer.score(encode(view), rows_of(view, legal, scorer.heuristic_prior))
         if self.greedy:
             return legal[int(np.argmax(logits))]
         p = np.exp(logits.astype(np.float64) - logits.max())

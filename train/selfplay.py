@@ -22,6 +22,11 @@ Big Two and SCOUT PPO agents; a privileged critic as in PerfectDou, Yang et al. 
    (:func:`~train.scoring_policy.segment_log_softmax`).
 
 Every hyperparameter is a field of :class:`SelfPlayConfig` and a flag of ``seers train``.
+
+**Games.** The learner serves Seers Catalog and SCOUT (``SelfPlayConfig.game``); what is a game's own
+(its table, features, privileged critic input, heuristic, actor and warm start) comes from its adapter
+(:mod:`train.game_adapters`). Seers Catalog's path is the code of this module; SCOUT's actor plays on the
+compiled SCOUT kernel (:class:`train.scout_actor.ScoutActor`).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from seers_env.game import Game, GameConfig
 from seers_env.vector import kernel_play_features
 from seers_env.view import SeatView
 
-from .scoring_policy import (HIDDEN_DIM, NetConfig, PlayScoringNet, hidden_hands, model_config, play_rows,
+from .scoring_policy import (NetConfig, PlayScoringNet, hidden_hands, model_config, play_rows,
                              sample_index, segment_log_softmax)
 
 REWARD_SCALE = 10.0  # points per reward unit
@@ -76,7 +81,8 @@ class SelfPlayConfig:
 
     Attributes:
         n_players: players per game (2..5).
-        artifact_deck: artifact kind keys; ``()`` for the variant without artifacts.
+        artifact_deck: Seers Catalog's artifact kind keys; ``()`` for the variant without artifacts.
+            Other games have none: for them the default deck stands for ``()`` and becomes it.
         seed: seed of everything (games, sampling, network initialisation).
         minutes: wall-clock budget of the PPO phase, in minutes (``None``: use ``decisions``); the
             result then depends on the machine's speed and load.
@@ -115,10 +121,12 @@ class SelfPlayConfig:
             ``"auto"`` (bfloat16 when the CPU computes it natively, AMX or AVX-512 BF16:
             :func:`native_bfloat16`; float32 otherwise). The actors play in float32.
         init_model: a model file (``.pt``) to start from instead of a warm start (its network sizes
-            are used; it must fit ``n_players`` and ``artifact_deck``).
+            are used; it must fit ``game``, ``n_players`` and ``artifact_deck``).
         overlap: actor processes play the next rollout while the learner updates on the last one, so
             rollouts are one update behind the learner (as in IMPALA/APPO; PPO's ratio uses the
             behaviour policy's stored log-probabilities).
+        game: the game learned, ``"seers_catalog"`` or ``"scout"`` (:mod:`train.game_adapters`);
+            :meth:`for_game` gives a game's default hyperparameters.
     """
 
     n_players: int = 4
@@ -150,6 +158,25 @@ class SelfPlayConfig:
     precision: str = "auto"
     overlap: bool = True
     init_model: str = ""
+    game: str = "seers_catalog"
+
+    @classmethod
+    def for_game(cls, game: str, **fields: Any) -> SelfPlayConfig:
+        """A configuration of ``game`` with that game's defaults (:data:`GAME_DEFAULTS`) where ``fields``
+        gives no value (a value of ``None`` counts as not given; a ``minutes`` budget replaces the game's
+        default ``decisions``).
+
+        Raises:
+            ValueError: an unknown game or a bad field (as the constructor).
+        """
+        from .game_adapters import game_adapter
+
+        game_adapter(game)
+        given = {k: v for k, v in fields.items() if v is not None}
+        defaults = dict(GAME_DEFAULTS.get(game, {}))
+        if "minutes" in given:
+            defaults.pop("decisions", None)
+        return cls(**{**defaults, **given, "game": game})
 
     def __post_init__(self) -> None:
         """Check the fields; NumPy integers in integer fields become ``int``.
@@ -194,6 +221,14 @@ class SelfPlayConfig:
             raise bad("seed", "an integer >= 0")
         if self.precision not in PRECISIONS:
             raise bad("precision", " or ".join(repr(p) for p in PRECISIONS))
+        from .game_adapters import game_adapter
+
+        try:
+            game_adapter(self.game)
+        except TypeError:
+            raise bad("game", "a game name, 'seers_catalog' or 'scout'") from None
+        if self.game != "seers_catalog" and tuple(self.artifact_deck) == tuple(DEFAULT_ARTIFACT_DECK):
+            self.artifact_deck = ()  # the default deck of a game without artifacts
         if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):
             raise bad("baseline_seats", "a fraction in [0, 1) (at least one seat learns)")
         for name in ("lr", "clip"):
@@ -207,16 +242,38 @@ class SelfPlayConfig:
                 raise bad(name, "a number in [0, 1]")
         self.game_config()  # players and deck
 
-    def game_config(self) -> GameConfig:
-        return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
+    def game_config(self):
+        """The game's config object at this table (Seers Catalog: a ``GameConfig``; SCOUT: a
+        ``ScoutConfig``); ``ValueError`` for a bad player count or deck."""
+        if self.game == "seers_catalog":
+            return GameConfig(n_players=self.n_players, artifact_deck=tuple(self.artifact_deck))
+        return self.adapter().game_config(self.n_players, tuple(self.artifact_deck))
+
+    def adapter(self):
+        """The game's :class:`~train.game_adapters.GameAdapter`."""
+        from .game_adapters import game_adapter
+
+        return game_adapter(self.game)
 
     def net_config(self) -> NetConfig:
-        return NetConfig(hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic,
+        a = self.adapter()
+        return NetConfig(state_dim=a.state_dim, play_dim=a.play_dim, privileged_dim=a.privileged_dim,
+                         hidden=self.hidden, embed=self.embed, privileged_critic=self.privileged_critic,
                          heuristic_prior=self.heuristic_prior)
 
     def model_config(self):
         """The :class:`~train.model_config.ModelConfig` recorded in the model file."""
-        return model_config(self.n_players, self.artifact_deck)
+        if self.game == "seers_catalog":
+            return model_config(self.n_players, self.artifact_deck)
+        return self.adapter().model_config(self.n_players, self.artifact_deck)
+
+
+#: Per game, the :class:`SelfPlayConfig` defaults that differ from Seers Catalog's (the field defaults),
+#: used by :meth:`SelfPlayConfig.for_game` and ``seers train --game``.
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "seers_catalog": {},
+    "scout": {},
+}
 
 
 # --- samples ------------------------------------------------------------------------------------------
@@ -267,7 +324,8 @@ class Batch:
     """Training decisions, stacked.
 
     Attributes:
-        states: float32 ``(N, STATE_DIM)``; ``hidden``: float32 ``(N, HIDDEN_DIM)``;
+        states: float32 ``(N, state_dim)``; ``hidden``: float32 ``(N, privileged_dim)``, the privileged
+        critic's input (Seers Catalog: ``HIDDEN_DIM``, every hand);
         plays: float32 ``(R, PLAY_DIM)``, the legal plays of all decisions; ``offsets``: int64
         ``(N + 1,)``, decision ``i`` owns rows ``offsets[i]:offsets[i+1]``; ``actions``: int64 ``(N,)``,
         the chosen row within the decision; ``logp``, ``values``, ``rewards``: float32 ``(N,)``;
@@ -308,7 +366,7 @@ def forward_stacked(net: PlayScoringNet, states: np.ndarray, rows: np.ndarray, o
                     hidden: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`forward_batch` of stacked decisions (no gradient): ``states`` float32 ``(B, STATE_DIM)``,
     ``rows`` float32 ``(R, ·)`` with decision ``i``'s plays at ``offsets[i]:offsets[i + 1]`` (int64
-    ``(B + 1,)``), ``hidden`` float32 ``(B, HIDDEN_DIM)`` or ``None``.
+    ``(B + 1,)``), ``hidden`` float32 ``(B, privileged_dim)`` or ``None``.
 
     Returns: the logits of every row float32 ``(R,)`` and the values float32 ``(B,)``."""
     seg = torch.from_numpy(np.repeat(np.arange(len(states)), np.diff(offsets)))
@@ -522,7 +580,8 @@ class Actor:
 class _Rollout:
     """The decisions of one :meth:`Actor.collect`, as lists, and each seat's latest decision per game."""
 
-    def __init__(self):
+    def __init__(self, reward_scale: float = REWARD_SCALE):
+        self.reward_scale = reward_scale
         self.states, self.hidden, self.plays, self.actions, self.logps, self.values = [], [], [], [], [], []
         self.rewards: list[float] = []
         self.done: list[bool] = []
@@ -547,20 +606,21 @@ class _Rollout:
 
     def book(self, g: int, scores: list[int]) -> None:
         """Round scores of game ``g``: each seat's reward (its score minus the others' mean, rules section 5,
-        / :data:`REWARD_SCALE`) on its last decision of the round, which ends its episode."""
+        / the reward scale, :data:`REWARD_SCALE` by default) on its last decision of the round, which ends
+        its episode."""
         n = len(scores)
         total = sum(scores)
         for seat in range(n):
             i = self.last.pop((g, seat), None)
             if i is not None:
-                self.rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / REWARD_SCALE
+                self.rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / self.reward_scale
                 self.done[i] = True
 
     def batch(self, net: PlayScoringNet) -> Batch:
         offsets = np.zeros(len(self.plays) + 1, np.int64)
         offsets[1:] = np.cumsum([len(p) for p in self.plays])
         return Batch(np.stack(self.states) if self.states else np.zeros((0, net.cfg.state_dim), np.float32),
-                     np.stack(self.hidden) if self.hidden else np.zeros((0, HIDDEN_DIM), np.float32),
+                     np.stack(self.hidden) if self.hidden else np.zeros((0, net.cfg.privileged_dim), np.float32),
                      np.concatenate(self.plays) if self.plays else
                      np.zeros((0, net.cfg.play_dim + net.cfg.heuristic_prior), np.float32),
                      offsets, np.asarray(self.actions, np.int64), np.asarray(self.logps, np.float32),
@@ -646,7 +706,14 @@ def ppo_update(net: PlayScoringNet, opt: torch.optim.Optimizer, batch: Batch, cf
 def teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch:
     """Decisions of the teacher (``cfg.teacher``) playing every seat, with more than one legal play:
     the chosen row as ``actions``, and each seat's round reward on every one of its decisions of the
-    round as ``rewards`` (the critic's target)."""
+    round as ``rewards`` (the critic's target). The game's own (:mod:`train.game_adapters`)."""
+    if cfg.game == "seers_catalog":
+        return seers_teacher_samples(cfg, samples, seed)
+    return cfg.adapter().teacher_samples(cfg, samples, seed)
+
+
+def seers_teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch:
+    """:func:`teacher_samples` of Seers Catalog, on ``Game`` objects."""
     from agents.specs import make_agent
 
     rng = np.random.default_rng(seed)
@@ -722,7 +789,7 @@ def imitate(net: PlayScoringNet, opt: torch.optim.Optimizer, data: Batch, epochs
 def _actor_main(conn, cfg: SelfPlayConfig, seed: int) -> None:
     torch.set_num_threads(1)
     torch.set_flush_denormal(True)  # as the learner (train_selfplay)
-    actor = Actor(cfg, seed)
+    actor = make_actor(cfg, seed)
     while True:
         msg = conn.recv()
         if msg is None:
@@ -735,12 +802,20 @@ def _actor_main(conn, cfg: SelfPlayConfig, seed: int) -> None:
             conn.send(teacher_samples(cfg, msg[1], msg[2]))
 
 
+def make_actor(cfg: SelfPlayConfig, seed: int, net: PlayScoringNet | None = None):
+    """The game's rollout actor (:meth:`train.game_adapters.GameAdapter.actor`): an :class:`Actor` for
+    Seers Catalog, a :class:`train.scout_actor.ScoutActor` for SCOUT."""
+    if cfg.game == "seers_catalog":
+        return Actor(cfg, seed, net)
+    return cfg.adapter().actor(cfg, seed, net)
+
+
 class ActorPool:
     """``n`` :class:`Actor` processes (or one in-process actor when ``n == 0``), seeded from ``seed``."""
 
     def __init__(self, cfg: SelfPlayConfig, seed: int, n: int, net: PlayScoringNet):
         seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(max(n, 1))]
-        self.local = Actor(cfg, seeds[0], net) if n == 0 else None
+        self.local = make_actor(cfg, seeds[0], net) if n == 0 else None
         self.cfg = cfg
         self.conns, self.procs = [], []
         # forkserver (else spawn): forking a process whose torch thread pool runs can deadlock
@@ -817,16 +892,18 @@ def initial_policy(cfg: SelfPlayConfig) -> tuple[PlayScoringNet, SelfPlayConfig]
 
     Raises:
         FileNotFoundError: no file at ``cfg.init_model``; ValueError: it is not a play-scoring model, or
-        (``ModelConfigError``) it was trained for another player count, artifact deck or feature version.
+        (``ModelConfigError``) it was trained for another game, player count, artifact deck or feature
+        version.
     """
     if not cfg.init_model:
         return PlayScoringNet(cfg.net_config()), cfg
     from .model_config import check_model_config
-    from .scoring_policy import ALGORITHM, FEATURE_STRING, load_policy
+    from .scoring_policy import ALGORITHM, load_policy
 
     net, trained_for = load_policy(cfg.init_model)
     check_model_config(trained_for, source=cfg.init_model, algorithm=ALGORITHM, n_players=cfg.n_players,
-                       artifact_deck=tuple(cfg.artifact_deck), feature_version=FEATURE_STRING)
+                       artifact_deck=tuple(cfg.artifact_deck), feature_version=cfg.adapter().feature_version,
+                       game=cfg.game)
     return net, replace(cfg, hidden=net.cfg.hidden, embed=net.cfg.embed, privileged_critic=net.cfg.privileged_critic,
                         heuristic_prior=net.cfg.heuristic_prior, imitation_samples=0)
 
@@ -850,6 +927,7 @@ def train_selfplay(cfg: SelfPlayConfig, out_path: str | None = None,
     """
     threads = learner_threads(cfg)  # ValueError before anything changes
     learner_bfloat16(cfg)
+    cfg.adapter().check_config(cfg)
     torch.manual_seed(cfg.seed)
     threads_before = torch.get_num_threads()
     # Denormal floats in PPO's activations and gradients made later updates up to 1.6x slower on x86;

@@ -5,7 +5,7 @@ One call of :func:`run_selfplay` makes::
     runs/<name>/
         config.json    the SelfPlayConfig and the evaluation settings
         model.pt       the trained policy (agent spec ``learned:runs/<name>/model.pt``), with its
-                       ModelConfig (players, artifact deck, feature version)
+                       ModelConfig (game, players, artifact deck, feature version)
         tb/            TensorBoard logs (``tensorboard --logdir runs``), when tensorboard is installed
         eval.json      the final duplicate tournament (learned agent vs the baselines)
         summary.json   throughput, losses, the paired difference from each baseline
@@ -73,13 +73,15 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
     from .scoring_policy import LearnedAgent
     from .selfplay import initial_policy
 
-    deck = cfg.game_config().artifact_deck  # validates players and deck
+    table = cfg.game_config()  # validates players and deck
+    adapter = cfg.adapter()
     specs = [("baseline", cfg.baseline), ("teacher", cfg.teacher)] + [("final_specs", s) for s in final_specs]
     for what, spec in specs:  # ValueError on a bad spec, before any work
         try:
-            make_agent(spec).check_use(cfg.n_players, deck)
+            make_agent(spec, game=cfg.game).check_game(cfg.game, table)
         except (FileNotFoundError, ValueError) as err:
             raise naming(err, what, spec) from None
+    adapter.check_config(cfg)
     from agents.tournament import MAX_DEALS
 
     for what, value, low, high in (("final_games", final_games, 0, MAX_DEALS), ("workers", workers, 1, None)):
@@ -118,7 +120,8 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
     warm = (f"a warm start on {cfg.imitation_samples:,} {cfg.teacher} decisions, then "
             if cfg.imitation_samples else "")
     wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ")
-    echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({cfg.n_players} players, "
+    game = "" if cfg.game == "seers_catalog" else f"{adapter.title}, "
+    echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({game}{cfg.n_players} players, "
          f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation "
          f"deal{'s' if final_games != 1 else ''} x {cfg.n_players} seat rotations per baseline"))
     t0 = time.perf_counter()
@@ -137,8 +140,8 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
             echo(wrap.fill(f"final evaluation: learned vs {cfg.n_players - 1} x {spec}, {final_games} deals x "
                  f"{cfg.n_players} seat rotations ..."))
             tour = run_tournament([agent] + [spec] * (cfg.n_players - 1), games=final_games, seed=eval_seed,
-                                  workers=workers, n_rounds=4, progress=True,
-                                  artifact_deck=tuple(cfg.artifact_deck))
+                                  workers=workers, n_rounds=adapter.final_rounds, progress=True,
+                                  artifact_deck=adapter.table_deck(cfg.artifact_deck), game=cfg.game)
             result.evaluation.append((spec, tour))
             result.paired.append(paired_differences(tour, spec)["agents"]["learned"] | {"baseline": spec})
             evals.append({"baseline": spec, "tournament": tour.to_dict()})

@@ -16,20 +16,28 @@ def _check_game(spec: str, game: str) -> None:
                          f"random, greedy, heuristic or ismcts")
 
 
+#: Games the ``learned`` spec plays (:mod:`train.game_adapters`).
+LEARNED_GAMES = ("seers_catalog", "scout")
+
+
 def learned_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
-    """``learned`` (the shipped model for the table) or ``learned:<model.pt>``
-    (:class:`train.scoring_policy.LearnedAgent`).
+    """``learned`` (the shipped model of ``game`` for the table: ``train/models/learned_<n>p.pt``,
+    SCOUT ``scout_learned_<n>p.pt``) or ``learned:<model.pt>``
+    (:class:`train.scoring_policy.LearnedAgent`), for Seers Catalog or SCOUT.
 
     Raises:
-        ValueError: no such file, or a game other than Seers Catalog.
+        ValueError: no such file, a game the learner does not serve, or
+            (``train.model_config.ModelConfigError``) a model of another game (the message names both).
     """
-    _check_game("learned" + (f":{arg}" if arg else ""), game)
+    spec = "learned" + (f":{arg}" if arg else "")
+    if game not in LEARNED_GAMES:
+        raise ValueError(f"agent spec {spec!r} plays {' and '.join(LEARNED_GAMES)}, not {game!r}")
     from .scoring_policy import LearnedAgent
 
     try:
-        return LearnedAgent(arg, seed=seed)
+        return LearnedAgent(arg, seed=seed, game=game)
     except FileNotFoundError as err:
-        raise ValueError(f"agent spec {'learned' + (':' + arg if arg else '')!r}: {err}") from None
+        raise ValueError(f"agent spec {spec!r}: {err}") from None
 
 
 def ppo_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:

@@ -1,0 +1,219 @@
+"""How a game plugs into the play-scoring learner (:mod:`train.selfplay`, :class:`~train.scoring_policy.LearnedAgent`).
+
+The learner itself (the network, PPO, imitation, the actor pool, model files) is the same for every game;
+a :class:`GameAdapter` gives what is the game's own:
+
+* its table: :meth:`~GameAdapter.game_config` (Seers Catalog: players and artifact deck; SCOUT: players);
+* its features: :meth:`~GameAdapter.encode_state` (float32 ``(state_dim,)``), :meth:`~GameAdapter.play_rows`
+  (float32 ``(n_legal, play_dim [+ 1])``, the last column the heuristic's score of each play when the
+  policy is a residual on it), and :attr:`~GameAdapter.feature_version`, recorded in model files;
+* the privileged critic's input (:attr:`~GameAdapter.privileged_dim`; training only);
+* the heuristic baseline (:meth:`~GameAdapter.heuristic`);
+* how rollouts and warm-start samples are played: :meth:`~GameAdapter.actor`,
+  :meth:`~GameAdapter.teacher_samples`;
+* the reward scale (points per reward unit), the final tournament's rounds and the shipped models' names.
+
+Seers Catalog's adapter calls the learner's original code (:class:`train.selfplay.Actor` on the compiled
+Seers kernel, :func:`train.selfplay.teacher_samples`), unchanged; SCOUT's is in :mod:`train.scout_actor`
+(the compiled SCOUT kernel). Modules are imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: Games the learner serves, by registry name (:data:`seers_env.games.GAMES`).
+LEARNER_GAMES = ("seers_catalog", "scout")
+
+
+class GameAdapter:
+    """One game's parts of the play-scoring learner (module docstring).
+
+    Attributes:
+        name: registry name (``"seers_catalog"``, ``"scout"``); title: printed name.
+        state_dim, play_dim: feature sizes (:meth:`encode_state`, :meth:`play_rows` without the prior).
+        privileged_dim: length of the privileged critic's input.
+        feature_version: ``ModelConfig.feature_version`` of models on these features.
+        reward_scale: points per reward unit (a round's reward is the seat's score minus the others' mean,
+            divided by it).
+        final_rounds: rounds per game of ``seers train``'s final tournament (``None``: the game's default).
+    """
+
+    name: str = ""
+    title: str = ""
+    state_dim: int = 0
+    play_dim: int = 0
+    privileged_dim: int = 0
+    feature_version: str = ""
+    reward_scale: float = 10.0
+    final_rounds: int | None = None
+
+    def game_config(self, n_players: int, artifact_deck: tuple[str, ...]) -> Any:
+        """The game's config object at this table (``ValueError`` for a bad value)."""
+        raise NotImplementedError
+
+    def table_deck(self, artifact_deck: tuple[str, ...]) -> tuple[str, ...] | None:
+        """The ``artifact_deck`` argument of :func:`agents.tournament.run_tournament` for this table."""
+        return None
+
+    def model_config(self, n_players: int, artifact_deck: tuple[str, ...]):
+        """The :class:`~train.model_config.ModelConfig` of a play-scoring model for this table."""
+        from .model_config import ModelConfig
+        from .scoring_policy import ALGORITHM
+
+        return ModelConfig(ALGORITHM, n_players=n_players, artifact_deck=tuple(artifact_deck),
+                           feature_version=self.feature_version, catalogue_version=None, game=self.name)
+
+    def encode_state(self, view) -> np.ndarray:
+        raise NotImplementedError
+
+    def play_rows(self, view, legal: list, heuristic_prior: bool) -> np.ndarray:
+        raise NotImplementedError
+
+    def check_config(self, cfg) -> None:
+        """Raise ``ValueError`` for a :class:`~train.selfplay.SelfPlayConfig` this game's actor cannot
+        play (before anything runs); nothing by default."""
+
+    def heuristic(self):
+        """A heuristic agent of the game (deterministic)."""
+        from agents.games import heuristic_class
+
+        return heuristic_class(self.name)()
+
+    def actor(self, cfg, seed: int, net=None):
+        """A rollout actor (``collect() -> Batch``, ``decisions``, ``rounds_played``, ``net``)."""
+        raise NotImplementedError
+
+    def teacher_samples(self, cfg, samples: int, seed: int):
+        """``samples`` warm-start decisions of ``cfg.teacher`` (:func:`train.selfplay.teacher_samples`)."""
+        raise NotImplementedError
+
+
+class SeersCatalogAdapter(GameAdapter):
+    """Seers Catalog: :mod:`seers_env.features`, :func:`train.scoring_policy.hidden_hands`, the
+    learner's original actor and warm start."""
+
+    name = "seers_catalog"
+    title = "Seers Catalog"
+    reward_scale = 10.0
+    final_rounds = 4
+
+    def __init__(self):
+        from seers_env.features import PLAY_DIM, STATE_DIM
+
+        from .scoring_policy import FEATURE_STRING, HIDDEN_DIM
+
+        self.state_dim, self.play_dim, self.privileged_dim = STATE_DIM, PLAY_DIM, HIDDEN_DIM
+        self.feature_version = FEATURE_STRING
+
+    def game_config(self, n_players, artifact_deck):
+        from seers_env.game import GameConfig
+
+        return GameConfig(n_players=n_players, artifact_deck=tuple(artifact_deck))
+
+    def table_deck(self, artifact_deck):
+        return tuple(artifact_deck)
+
+    def model_config(self, n_players, artifact_deck):
+        from .scoring_policy import model_config
+
+        return model_config(n_players, artifact_deck)
+
+    def encode_state(self, view):
+        from seers_env.features import encode_state
+
+        return encode_state(view)
+
+    def play_rows(self, view, legal, heuristic_prior):
+        from .scoring_policy import play_rows
+
+        return play_rows(view, legal, heuristic_prior)
+
+    def actor(self, cfg, seed, net=None):
+        from .selfplay import Actor
+
+        return Actor(cfg, seed, net)
+
+    def teacher_samples(self, cfg, samples, seed):
+        from .selfplay import seers_teacher_samples
+
+        return seers_teacher_samples(cfg, samples, seed)
+
+
+class ScoutAdapter(GameAdapter):
+    """SCOUT: :mod:`seers_env.scout.features`, the privileged critic's view of the other hands
+    (:func:`train.scout_actor.privileged_hands`), rollouts on the compiled SCOUT kernel
+    (:class:`train.scout_actor.ScoutActor`)."""
+
+    name = "scout"
+    title = "SCOUT"
+    reward_scale = 10.0
+    final_rounds = None  # one round per player (2 players: 2), the game's default
+
+    def __init__(self):
+        from seers_env.scout.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM
+
+        from .scout_actor import PRIVILEGED_DIM
+
+        self.state_dim, self.play_dim, self.privileged_dim = STATE_DIM, PLAY_DIM, PRIVILEGED_DIM
+        self.feature_version = f"scout-play-features-v{FEATURE_VERSION}"
+
+    def game_config(self, n_players, artifact_deck):
+        from seers_env.scout.game import ScoutConfig
+
+        if tuple(artifact_deck):
+            raise ValueError(f"artifact_deck={tuple(artifact_deck)!r}: SCOUT has no artifacts (use ())")
+        return ScoutConfig(n_players=n_players)
+
+    def check_config(self, cfg):
+        """The baseline seats' agent must play on the kernel (heuristic, greedy or random)."""
+        if cfg.baseline_seats > 0:
+            from agents.specs import make_agent
+
+            from .scout_actor import check_kernel_agent
+
+            check_kernel_agent(make_agent(cfg.baseline, game="scout"), "baseline", cfg.baseline)
+
+    def encode_state(self, view):
+        from seers_env.scout.features import encode_state
+
+        return encode_state(view)
+
+    def play_rows(self, view, legal, heuristic_prior):
+        from .scout_actor import play_rows
+
+        return play_rows(view, legal, heuristic_prior)
+
+    def actor(self, cfg, seed, net=None):
+        from .scout_actor import ScoutActor
+
+        return ScoutActor(cfg, seed, net)
+
+    def teacher_samples(self, cfg, samples, seed):
+        from .scout_actor import scout_teacher_samples
+
+        return scout_teacher_samples(cfg, samples, seed)
+
+
+_ADAPTER_CLASSES = {"seers_catalog": SeersCatalogAdapter, "scout": ScoutAdapter}
+_ADAPTERS: dict[str, GameAdapter] = {}
+
+
+def game_adapter(game: str) -> GameAdapter:
+    """The :class:`GameAdapter` of ``game`` (one shared instance per game).
+
+    Raises:
+        TypeError: ``game`` is not a string. ValueError: not a registered game, or one the learner does
+            not serve (the message lists :data:`LEARNER_GAMES`).
+    """
+    from seers_env.games import game_spec
+
+    game_spec(game)
+    if game not in _ADAPTER_CLASSES:
+        raise ValueError(f"the play-scoring learner does not serve {game!r}; it serves {', '.join(LEARNER_GAMES)}")
+    adapter = _ADAPTERS.get(game)
+    if adapter is None:
+        adapter = _ADAPTERS[game] = _ADAPTER_CLASSES[game]()
+    return adapter
