@@ -555,6 +555,11 @@ def _game_title(game: str) -> str:
     return game_spec(game).title
 
 
+def _game_label(game: str) -> str:
+    """``""`` for Seers Catalog (messages as before other games were served), else the title and a space."""
+    return "" if game == DEFAULT_GAME else f"{_game_title(game)} "
+
+
 _CACHE: dict[str, tuple[PlayScoringNet, ModelConfig]] = {}
 
 
@@ -626,7 +631,7 @@ class LearnedAgent(Agent):
             game = trained
         game = DEFAULT_GAME if game is None else game
         if self.shipped and not shipped_player_counts(game):
-            raise FileNotFoundError(f"no shipped {_game_title(game)} play-scoring model in {SHIPPED_DIR!r}; "
+            raise FileNotFoundError(f"no shipped {_game_label(game)}play-scoring model in {SHIPPED_DIR!r}; "
                                     f"train one with seers train{'' if game == DEFAULT_GAME else ' --game ' + game}"
                                     f" and use learned:<path to model.pt>")
         #: the game this agent plays (:class:`agents.base.Agent`)
@@ -685,7 +690,7 @@ class LearnedAgent(Agent):
             path = shipped_model_path(n_players, self.game)
             if not os.path.isfile(path):
                 flag = "" if self.game == DEFAULT_GAME else f" --game {self.game}"
-                raise ModelConfigError(f"no shipped {_game_title(self.game)} play-scoring model for {n_players} "
+                raise ModelConfigError(f"no shipped {_game_label(self.game)}play-scoring model for {n_players} "
                                        f"players (shipped: {shipped_player_counts(self.game)} players); train "
                                        f"one with seers train{flag} --players {n_players} and use "
                                        f"learned:<path to model.pt>")
