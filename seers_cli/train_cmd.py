@@ -26,7 +26,7 @@ _SELFPLAY = SimpleNamespace(
 DEFAULT_MIX = "random:1,greedy:1,heuristic:2,self:2"  # train.league.DEFAULT_MIX
 DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")  # train.trainer.DEFAULT_EVAL_SPECS
 #: SCOUT's own defaults of the selfplay flags (train.selfplay.GAME_DEFAULTS["scout"]; tests check they agree).
-_SCOUT: dict = {}
+_SCOUT: dict = {"hidden": 128, "embed": 64, "lr": 3e-4, "minibatch": 256, "decisions": 300_000}
 #: Deals of the final tournament of ``seers train`` per game (--final-games).
 FINAL_GAMES = {"seers_catalog": 400, "scout": 200}
 LEARNER_GAMES = ("seers_catalog", "scout")
@@ -165,7 +165,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     "cores the actors leave, at least 1)."),
         precision: str = typer.Option(_SELFPLAY.precision, metavar="P", rich_help_panel=SELFPLAY_ONLY, help="The learner's forward passes: "
                                       "bfloat16, float32, or auto (bfloat16 where the CPU has AMX or AVX-512 BF16)."),
-        minibatch: int = typer.Option(_SELFPLAY.minibatch, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help="Decisions per gradient step."),
+        minibatch: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help=f"Decisions per gradient "
+                                      f"step (default {_SELFPLAY.minibatch}, SCOUT "
+                                      f"{_SCOUT.get('minibatch', _SELFPLAY.minibatch)})."),
         clip: float = typer.Option(_SELFPLAY.clip, metavar="X", rich_help_panel=SELFPLAY_RLLIB, help="PPO clipping range."),
         ent_coef: float = typer.Option(None, metavar="WEIGHT", rich_help_panel=SELFPLAY_RLLIB, help=f"Entropy bonus weight (default "
                                        f"{_SELFPLAY.ent_coef:g}, SCOUT {_SCOUT.get('ent_coef', _SELFPLAY.ent_coef):g})."),
@@ -209,7 +211,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         learning_rate: float = typer.Option(None, metavar="RATE", help="Adam learning rate (default: " + (
             f"selfplay and maskable-ppo {_SELFPLAY.lr:g}" if _SELFPLAY.lr == _DEFAULTS.learning_rate
             else f"selfplay {_SELFPLAY.lr:g}, maskable-ppo {_DEFAULTS.learning_rate:g}")
-            + f", rllib {_RLLIB_LR:g})."),
+            + f", rllib {_RLLIB_LR:g}; selfplay SCOUT {_SCOUT.get('lr', _SELFPLAY.lr):g})."),
         n_steps: int = typer.Option(_DEFAULTS.n_steps, metavar="N", rich_help_panel=PPO_ONLY, help="PPO rollout length per environment."),
         batch_size: int = typer.Option(_DEFAULTS.batch_size, metavar="N", rich_help_panel=PPO_ONLY, help="PPO minibatch size."),
         epochs: int = typer.Option(None, metavar="N", help=f"PPO epochs per update (default: selfplay "
@@ -271,6 +273,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         teacher = teacher or imitation_teacher
         if algo != "selfplay":  # the other learners' defaults of the flags selfplay takes per game
             hidden = _SELFPLAY.hidden if hidden is None else hidden
+            minibatch = _SELFPLAY.minibatch if minibatch is None else minibatch
             ent_coef = _SELFPLAY.ent_coef if ent_coef is None else ent_coef
             baseline_seats = _SELFPLAY.baseline_seats if baseline_seats is None else baseline_seats
             final_games = FINAL_GAMES["seers_catalog"] if final_games is None else final_games

@@ -127,9 +127,11 @@ def test_help_defaults_shown_without_the_heavy_modules_agree_with_the_configs():
     pytest.importorskip("torch")
     from seers_cli import train_cmd as cli
     from train.league import DEFAULT_MIX
-    from train.selfplay import SelfPlayConfig
+    from train.selfplay import GAME_DEFAULTS, SelfPlayConfig
     from train.trainer import DEFAULT_EVAL_SPECS, TrainConfig
 
+    assert cli._SCOUT == GAME_DEFAULTS["scout"]
+    assert cli.LEARNER_GAMES == tuple(GAME_DEFAULTS)
     ppo, selfplay = TrainConfig(), SelfPlayConfig()
     for name, value in vars(cli._DEFAULTS).items():
         assert getattr(ppo, name) == value, name
