@@ -1,12 +1,16 @@
 """``seers play`` (a human against agents in the terminal) and ``seers replay FILE`` (step through a log).
 
-Both commands print plain text built by :mod:`seers_cli.tui`; on a terminal, lines are wrapped at word
+One loop serves every game: a game's terminal part (:data:`GAME_UIS`: :class:`SeersUI` for Seers
+Catalog, :class:`seers_cli.scout_tui.ScoutUI` for SCOUT) makes the game, shows it and asks for a play.
+Both commands print plain text built by :mod:`seers_cli.tui` (SCOUT's by
+:mod:`seers_env.scout.render`); on a terminal, lines are wrapped at word
 boundaries to its width, and a page of legal plays is cut to fit its height below the game's state, so
 that the hand and the trick stay on screen (``shutil.get_terminal_size``, read at each turn). Input is
 read line by line; any line that is not a command or a legal play's number is answered with a hint and
-asked again, and the end of input counts as ``q`` (quit). A game log (:meth:`seers_env.game.Game.log`, plus the seats' agent names under
-``"agents"``) is saved as JSON with ``--save`` at the end of the game or on quit, and read back by
-``seers replay``.
+asked again, and the end of input counts as ``q`` (quit). A game log (the game's ``log()``, plus the
+seats' agent names under ``"agents"`` and the game's name under ``"game"``) is saved as JSON with
+``--save`` at the end of the game or on quit, and read back by ``seers replay`` (a log without
+``"game"`` is a Seers Catalog log).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import typer
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game, GameConfig
+from seers_env.games import DEFAULT_GAME
 from seers_env.plays import Play
 from seers_env.progress import is_terminal
 from seers_env.view import SeatView
@@ -83,11 +88,13 @@ def agent_seed(seed: int, seat: int) -> int:
     return child_seed(seed, seat)
 
 
-def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int) -> dict[int, Any]:
+def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int,
+                game: str = DEFAULT_GAME) -> dict[int, Any]:
     """Build the agents of every seat but ``human_seat``, in seat order, with :func:`agents.make_agent`.
 
     Args:
         specs: ``n_players - 1`` agent specs (one is repeated for every seat).
+        game: the game they play (a name of :data:`seers_env.games.GAMES`).
 
     Raises:
         ValueError: wrong number of specs, seat out of range, or an unknown spec (message from
@@ -107,7 +114,7 @@ def make_agents(specs: Sequence[str], n_players: int, human_seat: int, seed: int
     agents = {}
     for s, spec in zip(seats, specs):
         try:
-            agents[s] = make_agent(spec, seed=agent_seed(seed, s))
+            agents[s] = make_agent(spec, seed=agent_seed(seed, s), game=game)
         except ValueError as err:
             raise ValueError(f"specs={spec!r}: {err}") from None
     return agents
@@ -147,23 +154,26 @@ def _prompt_reader(prompt: str) -> str:
 
 
 def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
-    """Write ``game.log()`` plus ``"agents": names`` as strict JSON to ``path``."""
+    """Write ``game.log()`` plus ``"agents": names`` and ``"game"`` (the game's registry name, which
+    :func:`load_log` reads; a log without it is a Seers Catalog log) as strict JSON to ``path``."""
     from seers_env.jsonio import write_json
 
     log = game.log()
     log["agents"] = list(names)
+    log.setdefault("game", getattr(game, "game_name", DEFAULT_GAME))
     write_json(path, log, indent=None)
 
 
-def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int = 0, rounds: int = 4,
+def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int = 0, rounds: int | None = 4,
               artifacts: bool = True, page_size: int = 40, save: Path | None = None, delay: float = 0.0,
               read_line: ReadLine = _prompt_reader, echo: Echo = print, width: int | None = None,
-              height: int | None = None) -> Game:
+              height: int | None = None, game: str = DEFAULT_GAME) -> Any:
     """Play a game with a human at ``seat`` (input from ``read_line``) against agents.
 
     Args:
         specs: agent specs for the other seats in seat order (see :func:`make_agents`).
-        n_players: 2..5; ``rounds``: rounds in the game; ``artifacts``: default deck or none.
+        n_players: 2..5; ``rounds``: rounds in the game (``None``: the game's default, Seers Catalog 4,
+            SCOUT the rules' count); ``artifacts``: default deck or none (Seers Catalog only).
         seed: seeds the deal and (via :func:`agent_seed`) the agents.
         page_size: most plays per page of the menu.
         save: where to save the log (JSON) at the end or on quit; ``None`` does not save.
@@ -172,44 +182,57 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
             ``width``, and a page of plays fits in ``height`` below the state (hand and trick); ``None``:
             the terminal's, read at each turn, when stdout is a terminal (:func:`terminal_size`), else
             no wrapping and ``page_size`` plays a page.
+        game: the game (:data:`GAME_UIS`): ``"seers_catalog"`` or ``"scout"``.
 
     Returns:
-        The game, finished or as left on quit.
+        The game (:class:`~seers_env.game.Game` or :class:`~seers_env.scout.ScoutGame`), finished or as
+        left on quit.
 
     Raises:
-        ValueError: bad players, rounds, seat or agent specs (nothing is played).
+        ValueError: bad game, players, rounds, seat or agent specs (nothing is played).
+        TypeError: a config field of the wrong type (from the game's config).
     """
-    deck = DEFAULT_ARTIFACT_DECK if artifacts else ()
-    game = Game(GameConfig(n_players=n_players, n_rounds=rounds, artifact_deck=deck), seed=seed)
-    agents = make_agents(specs, n_players, seat, seed)
+    ui = game_ui(game)
+    table, deck = ui.new_game(n_players, rounds, seed, artifacts)
+    agents = make_agents(specs, n_players, seat, seed, game=ui.name)
     for agent in agents.values():  # a learned agent checks its model against this table before any play
         check = getattr(agent, "check_use", None)
         if check is not None:
             check(n_players, deck)
     names = ["you" if s == seat else agents[s].name for s in range(n_players)]
+    return _play_loop(ui, table, agents, seat, names, page_size, save, delay, read_line, echo, width, height)
+
+
+def _play_loop(ui: Any, game: Any, agents: dict[int, Any], seat: int, names: list[str], page_size: int,
+               save: Path | None, delay: float, read_line: ReadLine, echo: Echo, width: int | None,
+               height: int | None) -> Any:
+    """The loop of :func:`play_game`, shared by every game: ``ui`` (:data:`GAME_UIS`) shows the state,
+    asks the human and describes moves and events."""
     out = wrapped_echo(echo, terminal_size(width, height)[0])
-    for line in event_lines(game.events[0], game, names, show_hands=[seat]):
+    for line in ui.event_lines(game.events[0], game, names, [seat], terminal_size(width, height)[0]):
         out(line)
     quit_ = False
     while not game.game_over:
         current = game.current
         if current == seat:
-            legal = game.legal_plays()
-            if len(legal) == 1 and legal[0].is_pass:
-                out("You have no play that beats the top meld: you pass.")
-                play = legal[0]
+            forced = ui.forced(game)
+            if forced is not None:
+                play, why = forced
+                out(why)
             else:
                 size = terminal_size(width, height)  # at each turn: the terminal may have been resized
-                play = _ask_play(game, seat, names, legal, page_size, read_line, wrapped_echo(echo, size[0]), *size)
+                play = ui.ask(game, seat, names, page_size, read_line, wrapped_echo(echo, size[0]), *size)
                 if play is None:
                     quit_ = True
                     break
         else:
-            play = agents[current].act(SeatView(game, current))
+            play = agents[current].act(ui.view(game, current))
+        for line in ui.move_lines(game, play, names, seat):
+            out(line)
         before = len(game.events)
         game.apply(play)
         for event in game.events[before:]:
-            for line in event_lines(event, game, names, show_hands=[seat]):
+            for line in ui.event_lines(event, game, names, [seat], terminal_size(width, height)[0]):
                 out(line)
         if current != seat and delay > 0:
             time.sleep(delay)
@@ -221,22 +244,106 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
     return game
 
 
+class SeersUI:
+    """Seers Catalog's part of :func:`play_game` and :func:`replay_game` (one of :data:`GAME_UIS`):
+    how a game is made, shown, asked for a play and rebuilt from its log. Stateless."""
+
+    name = "seers_catalog"
+    title = "Seers Catalog"
+    #: keys every log of the game has (:meth:`Game.log`)
+    log_keys = ("config", "initial_rng_state", "events")
+
+    def new_game(self, n_players: int, rounds: int | None, seed: int, artifacts: bool) -> tuple[Game, tuple]:
+        """A new game and its artifact deck (``rounds=None``: 4)."""
+        deck = DEFAULT_ARTIFACT_DECK if artifacts else ()
+        return Game(GameConfig(n_players=n_players, n_rounds=4 if rounds is None else rounds,
+                               artifact_deck=deck), seed=seed), deck
+
+    def view(self, game: Game, seat: int) -> SeatView:
+        return SeatView(game, seat)
+
+    def move_lines(self, game: Game, play: Play, names: Sequence[str] | None, me: int | None) -> list[str]:
+        """Nothing: a Seers Catalog play is described from its logged event (it carries its cards)."""
+        return []
+
+    def event_lines(self, event: dict[str, Any], game: Game, names: Sequence[str] | None,
+                    show_hands: Sequence[int] | None = None, width: int | None = None) -> list[str]:
+        return event_lines(event, game, names, show_hands)
+
+    def forced(self, game: Game) -> tuple[Play, str] | None:
+        """The pass, when it is the only legal play (no question asked)."""
+        legal = game.legal_plays()
+        if len(legal) == 1 and legal[0].is_pass:
+            return legal[0], "You have no play that beats the top meld: you pass."
+        return None
+
+    def ask(self, game: Game, seat: int, names: Sequence[str], page_size: int, read_line: ReadLine,
+            echo: Echo, width: int | None = None, height: int | None = None) -> Play | None:
+        return _ask_play(game, seat, names, game.legal_plays(), page_size, read_line, echo, width, height)
+
+    def state_lines(self, game: Game, names: Sequence[str] | None) -> list[str]:
+        """Seats, trick and every hand (``s`` in a replay)."""
+        lines = ["Seats:"] + format_seats(game, None, names) + ["Trick:"] + format_trick(game, names)
+        for s in range(game.n_players):
+            lines.append(f" {seat_name(s, names)}:")
+            lines += format_hand(game.hands[s], game.known[s])
+        return lines
+
+    def replay(self, log: dict[str, Any], upto: int | None = None) -> Game:
+        return Game.replay(log, upto=upto)
+
+    def logged_plays(self, log: dict[str, Any]) -> list[Play]:
+        return [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
+
+
+#: The terminal part of each game, by registry name (:data:`seers_env.games.GAMES`): ``module:class``,
+#: imported on first use. A class has the methods of :class:`SeersUI`.
+GAME_UIS: dict[str, str] = {
+    "seers_catalog": "seers_cli.play_cli:SeersUI",
+    "scout": "seers_cli.scout_tui:ScoutUI",
+}
+
+
+def game_ui(name: Any) -> Any:
+    """A new terminal part (:data:`GAME_UIS`) of the game ``name``.
+
+    Raises:
+        ValueError: no such game (the message lists the games).
+    """
+    if not isinstance(name, str) or name not in GAME_UIS:
+        raise ValueError(f"game={name!r} is not a game seers play knows; use one of {', '.join(GAME_UIS)}")
+    import importlib
+
+    module, _, attr = GAME_UIS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)()
+
+
 PROMPT = "Your play (number, or h for help):"
 
 
 def _ask_play(game: Game, seat: int, names: Sequence[str], legal: list[Play], page_size: int,
               read_line: ReadLine, echo: Echo, width: int | None = None, height: int | None = None) -> Play | None:
-    """Show the state and the menu, read lines until a legal play is chosen; ``None`` means quit.
+    """Show the state and the menu, read lines until a legal play is chosen; ``None`` means quit
+    (:func:`choose` with a :class:`~seers_cli.tui.PlayMenu`)."""
+    return choose([""] + format_state(game, seat, names),
+                  lambda rows: PlayMenu(legal, page_size, width=width, rows=rows), read_line, echo, width, height)
 
-    ``echo`` wraps at ``width``; with ``height``, a page of plays fills what the state, the summary,
-    the page's heading and the prompt leave of it (at least :data:`MIN_PAGE_ROWS`), and every new
-    page is shown under the state again, so that the hand and the trick stay on screen."""
-    head = [""] + format_state(game, seat, names)
-    menu = PlayMenu(legal, page_size, width=width)
-    head.append(menu.summary())
+
+def choose(state: list[str], make_menu: Callable[[int | None], Any], read_line: ReadLine, echo: Echo,
+           width: int | None = None, height: int | None = None) -> Any:
+    """Show ``state`` and a menu, read lines until an item is chosen; ``None`` means quit (``q`` or the
+    end of input).
+
+    ``make_menu(rows)`` builds the :class:`~seers_cli.tui.ChoiceMenu` (``rows``: lines a page may fill,
+    ``None``: no limit). ``echo`` wraps at ``width``; with ``height``, a page of items fills what the
+    state, the menu's summary, the page's heading and the prompt leave of it (at least
+    :data:`MIN_PAGE_ROWS`), and every new page is shown under the state again, so that the hand and
+    the table stay on screen."""
+    menu = make_menu(None)
+    head = list(state) + [menu.summary()]
     if height is not None:
         used = sum(len(wrap_line(line, width)) for line in head) + len(wrap_line(PROMPT, width)) + 1
-        menu = PlayMenu(legal, page_size, width=width, rows=max(MIN_PAGE_ROWS, height - used))
+        menu = make_menu(max(MIN_PAGE_ROWS, height - used))
 
     def show(page: list[str]) -> None:
         for line in head + page:
@@ -260,36 +367,58 @@ def _ask_play(game: Game, seat: int, names: Sequence[str], legal: list[Play], pa
                 echo(line)
 
 
-def load_log(path: Path) -> dict[str, Any]:
-    """Read a game log saved by ``seers play --save`` (or any :meth:`Game.log` / :meth:`Game.to_dict`).
+def log_game(log: dict[str, Any], path: Path | str = "game log") -> str:
+    """The game of a log: its ``"game"`` field (:func:`save_log` writes it), ``"seers_catalog"`` when
+    there is none (logs of older versions).
 
     Raises:
-        ValueError: the file is not JSON, or not a game log this engine can replay (message says why).
+        ValueError: the field names no game of :data:`GAME_UIS` (the message names the file and field).
+    """
+    name = log.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or name not in GAME_UIS:
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        raise ValueError(f"{path}: field 'game'={shown} is not a game seers replay knows; use one of "
+                         f"{', '.join(GAME_UIS)}")
+    return name
+
+
+def load_log(path: Path) -> dict[str, Any]:
+    """Read a game log saved by ``seers play --save`` (or any ``log()`` / ``to_dict()`` of a game) of any
+    game of :data:`GAME_UIS` (:func:`log_game`), and check it by replaying it with the engine.
+
+    Raises:
+        ValueError: the file is not JSON, or not a game log this engine can replay (the message names
+            the file and says why).
         OSError: the file cannot be read.
     """
     from seers_env.jsonio import read_json_file
 
     log = read_json_file(path, "game log", strict=False)  # ValueError naming the file (not JSON, too deep)
-    if not isinstance(log, dict) or not {"config", "initial_rng_state", "events"} <= set(log):
+    if not isinstance(log, dict):
         raise ValueError(f"{path} is not a game log: it needs the keys config, initial_rng_state, events")
+    ui = game_ui(log_game(log, path))
+    if not set(ui.log_keys) <= set(log):
+        raise ValueError(f"{path} is not a game log: it needs the keys {', '.join(ui.log_keys)}")
     agents = log.get("agents")
     n_players = log["config"].get("n_players") if isinstance(log["config"], dict) else None
     if agents is not None and not (isinstance(agents, list) and len(agents) == n_players
                                    and all(isinstance(a, str) for a in agents)):
         raise ValueError(f"{path}: 'agents' must be a list of {n_players} agent names, got {agents!r}")
     try:
-        Game.replay(log)  # checks every play and deal
-    except (KeyError, TypeError, AttributeError) as err:
+        ui.replay(log)  # checks every play and deal
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+    except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as err:
         raise ValueError(f"{path} is not a valid game log ({type(err).__name__}: {err})") from None
     return log
 
 
 def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _prompt_reader,
-                echo: Echo = print, width: int | None = None) -> Game:
-    """Show a logged game move by move, rebuilding it with the engine.
+                echo: Echo = print, width: int | None = None) -> Any:
+    """Show a logged game (of the game :func:`log_game` names) move by move, rebuilding it with the engine.
 
     With ``step``, wait after each move for a line: empty = next move, a number N = N moves, ``a`` = to
-    the end, ``s`` = the state (seats, trick, every hand), ``q`` or end of input = stop. Lines are
+    the end, ``s`` = the state (seats, table, every hand), ``q`` or end of input = stop. Lines are
     wrapped at word boundaries to ``width`` (``None``: the terminal's when stdout is one, else none).
 
     Returns:
@@ -298,18 +427,22 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
     Raises:
         ValueError / IllegalPlayError: the log does not replay with this engine (see :func:`load_log`).
     """
+    ui = game_ui(log_game(log))
     names = log.get("agents")
-    echo = wrapped_echo(echo, terminal_size(width)[0])
-    game = Game.replay(log, upto=0)
-    plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
-    for line in event_lines(game.events[0], game, names):
+    width = terminal_size(width)[0]
+    echo = wrapped_echo(echo, width)
+    game = ui.replay(log, upto=0)
+    plays = ui.logged_plays(log)
+    for line in ui.event_lines(game.events[0], game, names, None, width):
         echo(line)
     skip = 0
     for i, play in enumerate(plays):
+        for line in ui.move_lines(game, play, names, None):
+            echo(line)
         before = len(game.events)
         game.apply(play)
         for event in game.events[before:]:
-            for line in event_lines(event, game, names):
+            for line in ui.event_lines(event, game, names, None, width):
                 echo(line)
         if not step or i == len(plays) - 1:
             continue
@@ -331,13 +464,8 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
                 step = False
                 break
             if text == "s":
-                echo("Seats:")
-                for line in format_seats(game, None, names) + ["Trick:"] + format_trick(game, names):
+                for line in ui.state_lines(game, names):
                     echo(line)
-                for s in range(game.n_players):
-                    echo(f" {seat_name(s, names)}:")
-                    for line in format_hand(game.hands[s], game.known[s]):
-                        echo(line)
                 continue
             if text.isdigit() and int(text) >= 1:
                 skip = int(text) - 1
@@ -348,5 +476,5 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
     return game
 
 
-__all__ = ["agent_seed", "event_lines", "load_log", "make_agents", "play_game", "register", "replay_game",
-           "save_log", "terminal_size", "wrapped_echo"]
+__all__ = ["GAME_UIS", "SeersUI", "agent_seed", "choose", "event_lines", "game_ui", "load_log", "log_game",
+           "make_agents", "play_game", "register", "replay_game", "save_log", "terminal_size", "wrapped_echo"]

@@ -13,6 +13,7 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from seers_env.cards import N_SUITED, SUIT_NAMES, WILD, card_name, suit_of, value_of
 from seers_env.game import Game
@@ -229,13 +230,13 @@ class MenuReply:
     """What :meth:`PlayMenu.handle` made of one line of input.
 
     Attributes:
-        play: the chosen legal play, or ``None``.
+        play: the chosen legal play (the chosen item of a :class:`ChoiceMenu`), or ``None``.
         quit: the user asked to quit.
         lines: text to show (a page of plays, help, or why the input was not understood).
         page: ``lines`` is a page of plays (a caller may show the game's state above it again).
     """
 
-    play: Play | None = None
+    play: Any = None
     quit: bool = False
     lines: list[str] | None = None
     page: bool = False  # ``lines`` is a page of plays (:meth:`PlayMenu.page_lines`)
@@ -245,45 +246,60 @@ class MenuReply:
 SUMMARY_VIEWS = (("s", "singles"), ("m", "sets"), ("r", "runs"), ("a", "with an artifact"), ("c", "without"))
 
 
-class PlayMenu:
-    """A numbered list of legal plays with views by meld type, a text filter and pages.
+class ChoiceMenu:
+    """A numbered list of choices with views, a text filter and pages; the game-free part of the menus of
+    ``seers play`` (:class:`PlayMenu` for Seers Catalog, :class:`seers_cli.scout_tui.ScoutMenu` for SCOUT).
 
     Args:
-        plays: the legal plays (any order); they are listed in :func:`menu_order`, and the play at
-            position ``i`` of that order (``self.plays[i]``) has number ``i + 1`` in every view.
-        page_size: most plays per page (>= 1).
-        width: columns of the terminal: play lines are wrapped at word boundaries (:func:`wrap_line`);
+        items: the choices, in menu order: the item at position ``i`` (``self.items[i]``) has number
+            ``i + 1`` in every view.
+        texts: one description per item (what is listed and what ``f WORDS`` searches).
+        page_size: most items per page (>= 1).
+        width: columns of the terminal: lines are wrapped at word boundaries (:func:`wrap_line`);
             ``None``: not wrapped.
-        rows: terminal rows a page's plays may fill (their wrapped lines; the page's heading not
+        rows: terminal rows a page's items may fill (their wrapped lines; the page's heading not
             counted), so that what is shown above the list stays on screen; ``None``: no limit. A
-            page holds at least one play.
+            page holds at least one item.
+
+    Class attributes a game sets: :attr:`views` (key -> (title, predicate on an item); ``"l"`` must
+    show all), :attr:`summary_views`, :attr:`help_lines`, :attr:`noun` (what an item is called) and
+    :attr:`crowded_view` (the view shown first when everything does not fit one page); it may add
+    commands in :meth:`command`.
 
     Raises:
-        ValueError: ``plays`` is empty, ``page_size < 1`` or ``rows < 1``.
+        ValueError: ``items`` is empty or not as long as ``texts``, ``page_size < 1`` or ``rows < 1``.
     """
 
-    def __init__(self, plays: Sequence[Play], page_size: int = 40, width: int | None = None,
-                 rows: int | None = None):
-        if not plays:
-            raise ValueError("PlayMenu needs at least one legal play, got none")
+    views: dict[str, tuple[str, Callable[[object], bool]]] = {"l": ("all choices", lambda item: True)}
+    summary_views: tuple[tuple[str, str], ...] = ()
+    help_lines: list[str] = []
+    noun = "choice"
+    crowded_view = "l"
+
+    def __init__(self, items: Sequence[object], texts: Sequence[str], page_size: int = 40,
+                 width: int | None = None, rows: int | None = None):
+        if not items:
+            raise ValueError(f"{type(self).__name__} needs at least one {self.noun}, got none")
+        if len(texts) != len(items):
+            raise ValueError(f"texts has {len(texts)} entries for {len(items)} items")
         if page_size < 1:
             raise ValueError(f"page_size={page_size!r} must be >= 1")
         if rows is not None and rows < 1:
             raise ValueError(f"rows={rows!r} must be >= 1")
-        self.plays = menu_order(plays)
+        self.items = list(items)
         self.page_size, self.width, self.rows = page_size, width, rows
-        self.texts = [play_text(p) for p in self.plays]
+        self.texts = list(texts)
         self.words: list[str] = []
         self.page = 0
         self.view = "l"
-        if len(self._pages(self.shown())) > 1:  # too many for one page: plays without an artifact first
-            self.view = "c"
+        if len(self._pages(self.shown())) > 1:  # too many for one page
+            self.view = self.crowded_view
 
     def _line(self, i: int) -> str:
-        return f"  [{i + 1:>{len(str(len(self.plays)))}}] {self.texts[i]}"
+        return f"  [{i + 1:>{len(str(len(self.items)))}}] {self.texts[i]}"
 
     def _pages(self, idx: list[int]) -> list[list[int]]:
-        """``idx`` cut into pages: at most ``page_size`` plays and ``rows`` wrapped lines each."""
+        """``idx`` cut into pages: at most ``page_size`` items and ``rows`` wrapped lines each."""
         pages: list[list[int]] = [[]]
         used = 0
         for i in idx:
@@ -297,32 +313,37 @@ class PlayMenu:
         return pages
 
     def shown(self) -> list[int]:
-        """Indices (0-based) of the plays in the current view and filter."""
-        keep = VIEWS[self.view][1]
+        """Indices (0-based) of the items in the current view and filter."""
+        keep = self.views[self.view][1]
         words = self.words
-        return [i for i, p in enumerate(self.plays)
+        return [i for i, p in enumerate(self.items)
                 if keep(p) and all(w in self.texts[i].lower() for w in words)]
 
     def summary(self) -> str:
         """Counts per view, with the key that shows each, e.g. ``"359 legal plays: singles 94 (s), sets
         108 (m), runs 157 (r), with an artifact 276 (a), without 83 (c)"``."""
-        counts = ", ".join(f"{name} {sum(1 for p in self.plays if VIEWS[k][1](p))} ({k})"
-                           for k, name in SUMMARY_VIEWS)
-        return f"{count(len(self.plays), 'legal play')}: {counts}"
+        counts = ", ".join(f"{name} {sum(1 for p in self.items if self.views[k][1](p))} ({k})"
+                           for k, name in self.summary_views)
+        return f"{count(len(self.items), self.noun)}: {counts}" if counts else count(len(self.items), self.noun)
 
     def page_lines(self) -> list[str]:
-        """The current page of the current view: a heading, then each play as ``"  [number]
+        """The current page of the current view: a heading, then each item as ``"  [number]
         description"`` (one line each; :func:`wrap_line` wraps them for the terminal)."""
         idx = self.shown()
         pages = self._pages(idx)
         self.page = min(max(self.page, 0), len(pages) - 1)
-        title = VIEWS[self.view][0] + (f" containing {' '.join(self.words)!r}" if self.words else "")
+        title = self.views[self.view][0] + (f" containing {' '.join(self.words)!r}" if self.words else "")
         head = f"Your plays: {title}"
         if len(pages) > 1:
             head += f", page {self.page + 1}/{len(pages)} (n/b to turn)"
         if not idx:
             return [head, "  (none; l shows all plays)"]
         return [head] + [self._line(i) for i in pages[self.page]]
+
+    def command(self, low: str) -> MenuReply | None:
+        """A game's own command (``low``: the input, stripped and lower-cased), or ``None`` when ``low``
+        is none of them."""
+        return None
 
     def handle(self, text: str) -> MenuReply:
         """Interpret one line of input; never raises on bad input (the reply says what went wrong)."""
@@ -333,19 +354,16 @@ class PlayMenu:
         if low in ("q", "quit", "exit"):
             return MenuReply(quit=True)
         if low in ("h", "?", "help"):
-            return MenuReply(lines=MENU_HELP + [self.summary()])
-        if low in VIEWS:
+            return MenuReply(lines=self.help_lines + [self.summary()])
+        if low in self.views:
             self.view, self.words, self.page = low, [], 0
             return MenuReply(lines=self.page_lines(), page=True)
         if low in ("n", "b"):
             self.page += 1 if low == "n" else -1
             return MenuReply(lines=self.page_lines(), page=True)
-        if low == "p":
-            for p in self.plays:
-                if p.kind == PlayKind.PASS:
-                    return MenuReply(play=p)
-            return MenuReply(lines=["You may not pass now (you lead, or you are in the Bonus with a legal "
-                                    "meld: rules sections 3 and 4)."])
+        reply = self.command(low)
+        if reply is not None:
+            return reply
         if low == "f" or low.startswith("f "):
             self.words, self.page, self.view = low[1:].split(), 0, "l"
             return MenuReply(lines=self.page_lines(), page=True)
@@ -353,9 +371,48 @@ class PlayMenu:
             number = int(text)
         except ValueError:
             return MenuReply(lines=[f"{text!r} is not a play number or a command; h for help."])
-        if not 1 <= number <= len(self.plays):
-            return MenuReply(lines=[f"{number} is not a play number; choose 1..{len(self.plays)}."])
-        return MenuReply(play=self.plays[number - 1])
+        if not 1 <= number <= len(self.items):
+            return MenuReply(lines=[f"{number} is not a play number; choose 1..{len(self.items)}."])
+        return MenuReply(play=self.items[number - 1])
+
+
+class PlayMenu(ChoiceMenu):
+    """A numbered list of Seers Catalog legal plays with views by meld type, a text filter and pages
+    (:class:`ChoiceMenu`).
+
+    Args:
+        plays: the legal plays (any order); they are listed in :func:`menu_order`, and the play at
+            position ``i`` of that order (``self.plays[i]``) has number ``i + 1`` in every view.
+        page_size, width, rows: as :class:`ChoiceMenu`. When all plays do not fit one page, the plays
+            without an artifact are shown first.
+
+    Raises:
+        ValueError: ``plays`` is empty, ``page_size < 1`` or ``rows < 1``.
+    """
+
+    views = VIEWS
+    summary_views = SUMMARY_VIEWS
+    help_lines = MENU_HELP
+    noun = "legal play"
+    crowded_view = "c"
+
+    def __init__(self, plays: Sequence[Play], page_size: int = 40, width: int | None = None,
+                 rows: int | None = None):
+        if not plays:
+            raise ValueError("PlayMenu needs at least one legal play, got none")
+        ordered = menu_order(plays)
+        super().__init__(ordered, [play_text(p) for p in ordered], page_size, width, rows)
+        self.plays = self.items
+
+    def command(self, low: str) -> MenuReply | None:
+        """``p``: pass, when that is legal (rules sections 3 and 4)."""
+        if low != "p":
+            return None
+        for p in self.plays:
+            if p.kind == PlayKind.PASS:
+                return MenuReply(play=p)
+        return MenuReply(lines=["You may not pass now (you lead, or you are in the Bonus with a legal "
+                                "meld: rules sections 3 and 4)."])
 
 
 def describe_move(seat: int, play: Play, names: Sequence[str] | None = None) -> str:
@@ -364,7 +421,7 @@ def describe_move(seat: int, play: Play, names: Sequence[str] | None = None) -> 
 
 
 __all__ = [
-    "MENU_HELP", "MenuReply", "PlayMenu", "SUMMARY_VIEWS", "VIEWS", "count", "describe_move", "describe_top",
+    "ChoiceMenu", "MENU_HELP", "MenuReply", "PlayMenu", "SUMMARY_VIEWS", "VIEWS", "count", "describe_move", "describe_top",
     "format_deal", "format_game_end", "format_hand", "format_round_end", "format_seats", "format_state",
     "format_trick", "menu_group", "menu_order", "play_text", "seat_name", "wrap_line",
 ]
