@@ -16,6 +16,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command()
     def play(
+        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog or scout."),
         players: int = typer.Option(4, metavar="N", help="Number of players, 2..5."),
         agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
                                    "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
@@ -23,17 +24,24 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
-        rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
-        artifacts: bool = typer.Option(True, help="Play with the default artifact deck (or none)."),
+        rounds: int = typer.Option(None, metavar="N", help="Rounds in the game (default: Seers Catalog 4; SCOUT "
+                                   "the rules' count, 2 players 2, else one per player)."),
+        artifacts: bool = typer.Option(None, help="Seers Catalog: play with the default artifact deck (or "
+                                       "none)  [default: artifacts]"),
         save: Path = typer.Option(None, metavar="FILE", help="Save the game log here as JSON (at the end or on quit)."),
         page_size: int = typer.Option(40, min=1, metavar="N", help="Most legal plays listed per page (on a "
                                       "terminal, fewer when more would push your hand and the trick off "
                                       "the screen)."),
         delay: float = typer.Option(0.0, callback=wait_seconds, metavar="SECONDS", help="Seconds to wait after each agent move."),
     ) -> None:
-        """Play Seers Catalog in the terminal against agents: pick your plays by number."""
-        from .play_cli import play_game
+        """Play Seers Catalog or SCOUT in the terminal against agents: pick your plays by number."""
+        from .play_cli import GAME_UIS, play_game
 
+        if game not in GAME_UIS:
+            raise typer.BadParameter(f"{game!r} is not one of {', '.join(GAME_UIS)}", param_hint="--game")
+        if game != "seers_catalog" and artifacts is not None:
+            raise typer.BadParameter(f"artifacts are a Seers Catalog option; --game {game} has none",
+                                     param_hint="--artifacts / --no-artifacts")
         if save is not None and not save.parent.exists():
             raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
         from .errors import option_error
@@ -41,15 +49,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if players in (2, 3, 4, 5) and not 0 <= seat < players:
             raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
         try:
-            play_game(agents.split(","), players, seat, seed, rounds, artifacts, page_size, save, delay,
-                      echo=typer.echo)
+            play_game(agents.split(","), players, seat, seed, rounds, artifacts is not False, page_size, save,
+                      delay, echo=typer.echo, game=game)
         except ValueError as err:
             raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
                                      "specs": "--agents", "seed": "--seed"}) from None
 
     @app.command()
     def replay(
-        file: Path = typer.Argument(..., help="Game log saved by 'seers play --save' (JSON)."),
+        file: Path = typer.Argument(..., help="Game log saved by 'seers play --save' (JSON; Seers Catalog or "
+                                    "SCOUT, read from its 'game' field)."),
         all_: bool = typer.Option(False, "--all", help="Print every move at once instead of stepping."),
     ) -> None:
         """Step through a saved game log move by move (Enter for the next move)."""

@@ -140,13 +140,13 @@ def hand_lines(faces: Sequence[int], width: int | None = 80, indent: str = "  ")
 
 def gap_words(values: Sequence[int], position: int) -> str:
     """Where insert ``position`` (0..len) lies in a hand of ``values``: ``"between 5 and 9"``,
-    ``"at the left end, before 5"``, ``"at the right end, after 9"``, ``"into the empty hand"``."""
+    ``"left end"``, ``"right end"``, ``"empty hand"``."""
     if not values:
-        return "into the empty hand"
+        return "empty hand"
     if position == 0:
-        return f"at the left end, before {values[0]}"
+        return "left end"
     if position >= len(values):
-        return f"at the right end, after {values[-1]}"
+        return "right end"
     return f"between {values[position - 1]} and {values[position]}"
 
 
@@ -228,15 +228,15 @@ def show_words(values: Sequence[int], start: int, length: int) -> str:
 
 
 def scout_words(game: ScoutGame, end: int, flip: int, position: int) -> str:
-    """``"the left card 7(3) as 7, at the right end, after 9 (position 11)"``: a scout by the seat to
-    act, in the hand it has now."""
+    """``"the left card 7(3) turned over as 3 into position 4 (between 5 and 9)"``: a scout by the seat
+    to act, in the hand it has now (section 5)."""
     active = game.active_faces()
     taken = active[-1 if end else 0]
     face = taken ^ flip
     side = "only" if len(active) == 1 else ("right" if end else "left")
-    turn = ", turned over," if flip else ""
+    turn = " turned over" if flip else ""
     gap = gap_words(game.hand_values(game.current), position)
-    return f"the {side} card {face_name(taken)}{turn} as {FACE_VALUE[face]}, {gap} (position {position})"
+    return f"the {side} card {face_name(taken)}{turn} as {FACE_VALUE[face]} into position {position} ({gap})"
 
 
 def choice_text(game: ScoutGame, play: ScoutPlay) -> str:
@@ -344,11 +344,11 @@ def round_end_lines(event: dict[str, Any], totals: Sequence[int], names: Sequenc
     lines = [f"Round {event['round'] + 1} over: {why}."]
     labels = [_cut(seat_label(s, names), LABEL_WIDTH) for s in range(n)]
     w = max(len("seat"), *(len(x) for x in labels))
-    lines.append(f"  {'seat'.ljust(w)}  pile  chips  hand  score  total")
+    lines.append(f"  {'seat'.ljust(w)}  pile  chips    hand  score  total")
     for s in range(n):
-        hand = "exempt" if s == exempt else f"{-len(hands[s]):>4}"
+        hand = "exempt" if s == exempt else f"{-len(hands[s])}"
         lines.append(f"  {labels[s].ljust(w)}  {event['pile_sizes'][s]:>4}  {event['chips'][s]:>5}  "
-                     f"{hand:>4}  {scores[s]:>+5}  {totals[s]:>5}")
+                     f"{hand:>6}  {scores[s]:>+5}  {totals[s]:>5}")
     if show_hands:
         for s in range(n):
             if hands[s]:
