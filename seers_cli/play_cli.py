@@ -399,17 +399,17 @@ def load_log(path: Path) -> dict[str, Any]:
     ui = game_ui(log_game(log, path))
     if not set(ui.log_keys) <= set(log):
         raise ValueError(f"{path} is not a game log: it needs the keys {', '.join(ui.log_keys)}")
-    agents = log.get("agents")
-    n_players = log["config"].get("n_players") if isinstance(log["config"], dict) else None
-    if agents is not None and not (isinstance(agents, list) and len(agents) == n_players
-                                   and all(isinstance(a, str) for a in agents)):
-        raise ValueError(f"{path}: 'agents' must be a list of {n_players} agent names, got {agents!r}")
     try:
-        ui.replay(log)  # checks every play and deal
+        game = ui.replay(log)  # checks the config, every play and deal
     except ValueError as err:
         raise ValueError(f"{path}: {err}") from None
     except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as err:
         raise ValueError(f"{path} is not a valid game log ({type(err).__name__}: {err})") from None
+    agents = log.get("agents")
+    if agents is not None and not (isinstance(agents, list) and len(agents) == game.n_players
+                                   and all(isinstance(a, str) for a in agents)):
+        shown = repr(agents) if len(repr(agents)) <= 200 else repr(agents)[:197] + "..."
+        raise ValueError(f"{path}: 'agents' must be a list of {game.n_players} agent names, got {shown}")
     return log
 
 
