@@ -45,7 +45,7 @@ def _kind(item: Any) -> int:
 
 TURN_HELP = [
     "Type the number of a play to make it. Other commands:",
-    "  l all plays   sh Shows   sc Scouts   ss Scout & Show",
+    "  l all plays   sh Shows   sc Scouts   ss Scout & Show (3-5 players)",
     "  f WORDS  plays whose text holds all WORDS (e.g. 'f run', 'f left 7')",
     "  n / b  next / previous page   h this help   q quit (saves with --save)",
     "Show: the segment of your hand at those positions becomes the Active Set; it",
@@ -77,8 +77,9 @@ class ScoutMenu(ChoiceMenu):
     Args:
         items: plays (:class:`~seers_env.scout.ScoutPlay`) and Scout & Show first stages
             (:class:`ScoutShowStage`), in menu order; ``texts`` their descriptions.
-        stage: ``"turn"`` (a turn: views ``sh``, ``sc``, ``ss``), ``"rotation"`` or ``"show"`` (stage 2
-            of Scout & Show: ``c`` goes back).
+        stage: ``"turn"`` (a turn: views ``sh``, ``sc`` and, with ``scout_show``, ``ss``), ``"rotation"``
+            or ``"show"`` (stage 2 of Scout & Show: ``c`` goes back).
+        scout_show: the game has Scout & Show (3-5 players, section 7).
         page_size, width, rows: as :class:`~seers_cli.tui.ChoiceMenu`.
 
     Raises:
@@ -88,7 +89,7 @@ class ScoutMenu(ChoiceMenu):
     noun = "choice"
 
     def __init__(self, items: Sequence[Any], texts: Sequence[str], stage: str = "turn", page_size: int = 40,
-                 width: int | None = None, rows: int | None = None):
+                 width: int | None = None, rows: int | None = None, scout_show: bool = True):
         if stage not in ("turn", "rotation", "show"):
             raise ValueError(f"stage={stage!r} is not one of turn, rotation, show")
         self.stage = stage
@@ -98,6 +99,9 @@ class ScoutMenu(ChoiceMenu):
                           "sc": ("Scouts", lambda item: _kind(item) == SCOUT),
                           "ss": ("Scout & Show (first the scout)", lambda item: _kind(item) == SCOUT_SHOW)}
             self.summary_views = (("sh", "shows"), ("sc", "scouts"), ("ss", "Scout & Show scouts"))
+            if not scout_show:
+                del self.views["ss"]
+                self.summary_views = self.summary_views[:2]
             self.help_lines = TURN_HELP
         else:
             self.views = {"l": ("all plays" if stage == "rotation" else "the shows after your scout",
@@ -129,7 +133,7 @@ def turn_items(game: ScoutGame) -> tuple[list[Any], list[str]]:
     for item in items:
         if isinstance(item, ScoutShowStage):
             n = len(item.plays)
-            texts.append(f"Scout & Show: {render.scout_words(game, item.end, item.flip, item.position)[4:]}, "
+            texts.append(f"Scout & Show: {render.scout_words(game, item.end, item.flip, item.position)}, "
                          f"then one of {n} show{'s' if n != 1 else ''}")
         else:
             texts.append(render.choice_text(game, item))
@@ -211,7 +215,8 @@ class ScoutUI:
         state = [""] + render.state_lines(game, seat, names, width)
         items, texts = turn_items(game)
         while True:
-            choice = choose(state, lambda rows: ScoutMenu(items, texts, "turn", page_size, width, rows),
+            choice = choose(state, lambda rows: ScoutMenu(items, texts, "turn", page_size, width, rows,
+                                                          scout_show=game.n_players > 2),
                             read_line, echo, width, height)
             if not isinstance(choice, ScoutShowStage):
                 return choice

@@ -64,6 +64,8 @@ def test_whole_game_typing_1_matches_an_independent_game_and_replays(tmp_path, n
     assert out.count("keep or rotate your hand ---") == rounds
     assert f"Round {rounds} over: " in out and f"Round {rounds + 1} over" not in out
     assert "=== Game over ===" in out and "You quit" not in out
+    assert ("Scout & Show" in out) == (n_players > 2)  # section 7: not in 2 players
+    assert ("paying a Scout chip" in out) == (n_players == 2)
     for s, total in enumerate(game.totals):
         assert re.search(rf"^  player {s}[^\n]*: {total}$", out, re.M)
     winners = ", ".join(render.seat_label(w, ["you"] + [spec] * (n_players - 1)) for w in game.winners())

@@ -228,15 +228,15 @@ def show_words(values: Sequence[int], start: int, length: int) -> str:
 
 
 def scout_words(game: ScoutGame, end: int, flip: int, position: int) -> str:
-    """``"the left card 7(3) turned over as 3 into position 4 (between 5 and 9)"``: a scout by the seat
-    to act, in the hand it has now (section 5)."""
+    """``"left 7(3) turned over as 3 into position 4 (between 5 and 9)"``: a scout by the seat to act,
+    in the hand it has now (section 5); the end is not named for a 1-card Active Set."""
     active = game.active_faces()
     taken = active[-1 if end else 0]
     face = taken ^ flip
-    side = "only" if len(active) == 1 else ("right" if end else "left")
+    side = "" if len(active) == 1 else ("right " if end else "left ")
     turn = " turned over" if flip else ""
     gap = gap_words(game.hand_values(game.current), position)
-    return f"the {side} card {face_name(taken)}{turn} as {FACE_VALUE[face]} into position {position} ({gap})"
+    return f"{side}{face_name(taken)}{turn} as {FACE_VALUE[face]} into position {position} ({gap})"
 
 
 def choice_text(game: ScoutGame, play: ScoutPlay) -> str:
@@ -287,7 +287,8 @@ def _move_parts(game: ScoutGame, play: ScoutPlay, names: Sequence[str] | None) -
             text = "scouts " + scout_words(game, play.end, play.flip, play.position)
         else:
             taken = active[-1 if play.end else 0]
-            text = f"scouts the {'right' if play.end else 'left'} card {face_name(taken)} into their hand"
+            side = "" if len(active) == 1 else ("right " if play.end else "left ")
+            text = f"scouts {side}{face_name(taken)} into their hand"
         if game.n_players == 2:
             text += f", paying a Scout chip ({game.chips[seat] - 1} left)"
         else:
