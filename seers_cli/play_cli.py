@@ -433,8 +433,12 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
     echo = wrapped_echo(echo, width)
     game = ui.replay(log, upto=0)
     plays = ui.logged_plays(log)
-    for line in ui.event_lines(game.events[0], game, names, None, width):
-        echo(line)
+    if game.events:
+        for line in ui.event_lines(game.events[0], game, names, None, width):
+            echo(line)
+    else:  # a log that starts from a hand-made position (SCOUT's ``origin``): no deal to show
+        for line in ["Starting position:"] + ui.state_lines(game, names):
+            echo(line)
     skip = 0
     for i, play in enumerate(plays):
         for line in ui.move_lines(game, play, names, None):

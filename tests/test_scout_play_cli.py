@@ -320,3 +320,20 @@ def test_bad_scout_options_give_clear_errors(tmp_path):
     r = runner.invoke(APP, ["play", "--game", "scout", "--players", "3", "--rounds", "1", "--agents", "random"],
                       input="q\n")
     assert r.exit_code == 0 and "SCOUT round 1/1" in r.output
+
+
+def test_replay_of_a_log_from_a_hand_made_position(tmp_path):
+    from seers_env.scout.cards import face_by_numbers, face_pair
+
+    hands = [[face_pair(face_by_numbers(t, b)) for t, b in row] for row in
+             ([(3, 1), (4, 2)], [(7, 1), (7, 2)], [(9, 1), (9, 2)])]
+    game = ScoutGame.from_position(ScoutConfig(n_players=3, n_rounds=1), hands=hands)
+    while not game.game_over:
+        game.apply(game.legal_plays()[-1])
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(game.log()))
+    r = runner.invoke(APP, ["replay", str(path), "--all"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Starting position:") and "=== Game over ===" in r.output
+    for s, total in enumerate(game.totals):
+        assert re.search(rf"^  player {s}: {total}$", r.output, re.M)
