@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import typer
 from typer.testing import CliRunner
 
@@ -337,3 +339,13 @@ def test_replay_of_a_log_from_a_hand_made_position(tmp_path):
     assert r.output.startswith("Starting position:") and "=== Game over ===" in r.output
     for s, total in enumerate(game.totals):
         assert re.search(rf"^  player {s}: {total}$", r.output, re.M)
+
+
+@settings(max_examples=12, deadline=None)
+@given(lines=st.lists(st.text(alphabet="0123456789-abcfhlnqsx ?\t", max_size=5), max_size=14),
+       n_players=st.sampled_from([2, 3]))
+def test_any_input_never_crashes(lines, n_players):
+    r = runner.invoke(APP, ["play", "--game", "scout", "--players", str(n_players), "--agents", "random",
+                            "--seed", "1", "--rounds", "1"], input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
