@@ -260,6 +260,7 @@ class SeersUI:
                                artifact_deck=deck), seed=seed), deck
 
     def view(self, game: Game, seat: int) -> SeatView:
+        """What an agent at ``seat`` may see."""
         return SeatView(game, seat)
 
     def move_lines(self, game: Game, play: Play, names: Sequence[str] | None, me: int | None) -> list[str]:
@@ -268,6 +269,7 @@ class SeersUI:
 
     def event_lines(self, event: dict[str, Any], game: Game, names: Sequence[str] | None,
                     show_hands: Sequence[int] | None = None, width: int | None = None) -> list[str]:
+        """:func:`event_lines` (``width`` unused: lines are wrapped by the caller)."""
         return event_lines(event, game, names, show_hands)
 
     def forced(self, game: Game) -> tuple[Play, str] | None:
@@ -279,6 +281,7 @@ class SeersUI:
 
     def ask(self, game: Game, seat: int, names: Sequence[str], page_size: int, read_line: ReadLine,
             echo: Echo, width: int | None = None, height: int | None = None) -> Play | None:
+        """The human's play from the menu (:func:`_ask_play`); ``None``: quit."""
         return _ask_play(game, seat, names, game.legal_plays(), page_size, read_line, echo, width, height)
 
     def state_lines(self, game: Game, names: Sequence[str] | None) -> list[str]:
@@ -290,9 +293,11 @@ class SeersUI:
         return lines
 
     def replay(self, log: dict[str, Any], upto: int | None = None) -> Game:
+        """The game rebuilt from ``log`` (:meth:`Game.replay`; its errors)."""
         return Game.replay(log, upto=upto)
 
     def logged_plays(self, log: dict[str, Any]) -> list[Play]:
+        """Every play of ``log`` in order (a checked log: :func:`load_log`)."""
         return [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
 
 

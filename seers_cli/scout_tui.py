@@ -160,6 +160,7 @@ class ScoutUI:
         return ScoutGame(ScoutConfig(n_players=n_players, n_rounds=rounds), seed=seed), ()
 
     def view(self, game: ScoutGame, seat: int) -> ScoutSeatView:
+        """What an agent at ``seat`` may see (section 10)."""
         return ScoutSeatView(game, seat)
 
     def move_lines(self, game: ScoutGame, play: ScoutPlay, names: Sequence[str] | None,
@@ -244,16 +245,18 @@ class ScoutUI:
 
     def state_lines(self, game: ScoutGame, names: Sequence[str] | None) -> list[str]:
         """Seats, Active Set and every hand (``s`` in a replay)."""
-        lines = ["Seats:"] + render.seats_lines(game, names) + [render.active_line(game, names)]
+        lines = ["Seats:"] + render.seats_lines(game, names) + render.active_lines(game, names)
         for s in range(game.n_players):
             lines.append(f" {render.seat_label(s, names)}:")
             lines += render.hand_lines(game.hand_faces(s))
         return lines
 
     def replay(self, log: dict[str, Any], upto: int | None = None) -> ScoutGame:
+        """The game rebuilt from ``log`` (:meth:`ScoutGame.replay`; its errors)."""
         return ScoutGame.replay(log, upto=upto)
 
     def logged_plays(self, log: dict[str, Any]) -> list[ScoutPlay]:
+        """Every play of ``log`` in order (a checked log: :func:`seers_cli.play_cli.load_log`)."""
         return [ScoutPlay.from_list(e.get("play")) for e in log["events"] if e.get("event") == "play"]
 
 

@@ -68,6 +68,10 @@ def test_whole_game_typing_1_matches_an_independent_game_and_replays(tmp_path, n
     assert "=== Game over ===" in out and "You quit" not in out
     assert ("Scout & Show" in out) == (n_players > 2)  # section 7: not in 2 players
     assert ("paying a Scout chip" in out) == (n_players == 2)
+    # not a terminal, so nothing is wrapped: still every table and state line fits 80 columns
+    wide = [ln for ln in out.splitlines()
+            if len(ln) > 80 and not re.match(r"^(  \[\s*\d+\] |player \d |Hands: |Game log saved)", ln)]
+    assert wide == []
     for s, total in enumerate(game.totals):
         assert re.search(rf"^  player {s}[^\n]*: {total}$", out, re.M)
     winners = ", ".join(render.seat_label(w, ["you"] + [spec] * (n_players - 1)) for w in game.winners())

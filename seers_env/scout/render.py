@@ -150,17 +150,21 @@ def gap_words(values: Sequence[int], position: int) -> str:
     return f"between {values[position - 1]} and {values[position]}"
 
 
-def active_line(game: ScoutGame, names: Sequence[str] | None = None) -> str:
-    """The Active Set with both numbers of each card, what it is, and its owner (section 4)."""
+def active_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[str]:
+    """The Active Set with both numbers of each card, what it is, and its owner (section 4): one line,
+    or two when one would pass 80 columns."""
     active = game.active_faces()
     if not active:
         if game.active_owner >= 0:
-            return (f"Active Set: none (scouted away; {seat_label(game.active_owner, names)} showed last): "
-                    "any valid set may be shown")
-        return "Active Set: none yet: any valid set may be shown"
+            return [f"Active Set: none (scouted away; {_cut(seat_label(game.active_owner, names), LABEL_WIDTH)} "
+                    "showed last)"]
+        return ["Active Set: none yet (any valid set may be shown)"]
     values = [FACE_VALUE[f] for f in active]
-    return (f"Active Set: {faces_text(active)} = {set_words(values)}, owned by "
-            f"{seat_label(game.active_owner, names)}")
+    owner = _cut(seat_label(game.active_owner, names), LABEL_WIDTH)
+    line = f"Active Set: {faces_text(active)} = {set_words(values)}, owned by {owner}"
+    if len(line) <= 80:
+        return [line]
+    return [f"Active Set: {faces_text(active)}", f"  = {set_words(values)}, owned by {owner}"]
 
 
 def seats_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[str]:
@@ -188,16 +192,15 @@ def seats_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[str
 
 
 def state_lines(game: ScoutGame, me: int, names: Sequence[str] | None = None, width: int | None = 80) -> list[str]:
-    """What seat ``me`` sees at its decision (section 10): round, seats table, Active Set and owner, who
-    has used Scout & Show, and its own hand (:func:`hand_lines`)."""
+    """What seat ``me`` sees at its decision (section 10): round, seats table (with who has used Scout &
+    Show), Active Set and owner, and its own hand (:func:`hand_lines`)."""
     n = game.n_players
     lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds} ---", "Seats:"] + seats_lines(game, names)
     if n == 2:
         lines.append("Scout chips: each of yours pays for one Scout; then you act again (section 7).")
     else:
-        used = [seat_label(s, names) for s in range(n) if game.scout_show_used[s]]
-        lines.append("Scout & Show used this round by: " + (", ".join(used) if used else "nobody"))
-    lines.append(active_line(game, names))
+        lines.append("S&S: Scout & Show used this round (once per round, section 5).")
+    lines += active_lines(game, names)
     lines.append(f"Your hand ({_plural(len(game.hand_faces(me)), 'card')}, left to right; up = the number "
                  f"that counts):")
     lines += hand_lines(game.hand_faces(me), width)
@@ -211,8 +214,8 @@ def rotation_lines(game: ScoutGame, me: int, names: Sequence[str] | None = None,
     faces = game.hand_faces(me)
     lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds}: keep or rotate your hand ---",
              "Seats:"] + seats_lines(game, names)
-    lines.append(f"{seat_label(game.start_player, names)} starts this round. Rotating turns the whole hand "
-                 "around: the order is reversed and every card shows its other number (section 2).")
+    lines.append(f"{seat_label(game.start_player, names)} starts this round.")
+    lines.append("Rotating reverses the order of your cards and turns each over (section 2).")
     lines.append("Your hand as dealt (keep):")
     lines += hand_lines(faces, width)
     lines.append("Your hand rotated:")
@@ -368,7 +371,7 @@ def game_end_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[
     return lines
 
 
-__all__ += ["LABEL_WIDTH", "active_line", "choice_text", "deal_lines", "describe_play", "faces_text",
+__all__ += ["LABEL_WIDTH", "active_lines", "choice_text", "deal_lines", "describe_play", "faces_text",
             "game_end_lines", "gap_words", "hand_lines", "rotation_lines", "rotations_line", "round_end_lines",
             "scout_words", "seat_label", "seats_lines", "set_words", "show_words", "state_lines",
             "values_text"]
