@@ -64,8 +64,8 @@ ROTATION_HELP = [
 ]
 
 STAGE_HELP = [
-    "Scout & Show, second stage: type the number of the show to make with the",
-    "  scouted card in your hand (the cards to beat are the Active Set after the scout).",
+    "Scout & Show, second stage: type the number of the show to make from your",
+    "  hand with the scouted card in it; it must beat what is left of the Active Set.",
     "  c back to all your plays   f WORDS  shows whose text holds all WORDS",
     "  n / b  next / previous page   h this help   q quit (saves with --save)",
 ]
@@ -237,7 +237,7 @@ class ScoutUI:
         state = ["", f"Scout & Show: you scout {render.scout_words(game, *pending)}.",
                  (f"Active Set now: {render.faces_text(active)} = "
                   f"{render.set_words([FACE_VALUE[f] for f in active])}" if active
-                  else "Active Set now: none: any valid set may be shown"),
+                  else "Active Set now: none (any valid set may be shown)"),
                  "Your hand after the scout:"] + render.hand_lines(hand, width)
         texts = ["Show " + render.show_words(values, p.start, p.length) for p in stage.plays]
         return choose(state, lambda rows: ScoutMenu(stage.plays, texts, "show", page_size, width, rows),

@@ -37,6 +37,12 @@ def _flat(text: str) -> str:
     return "".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
 
 
+def _wide(out: str) -> list[str]:
+    """Lines over 80 columns, menu entries, moves and file names aside (a terminal wraps those)."""
+    return [ln for ln in out.splitlines()
+            if len(ln) > 80 and not re.match(r"^(  \[\s*\d+\] |player \d |Hands: |Game log saved)", ln)]
+
+
 def _simulate(n_players: int, seed: int, spec: str, seat: int = 0) -> ScoutGame:
     """The game ``seers play --game scout`` gives when the human always types 1: the first item of the
     menu is the engine's first legal play (shows, then scouts, before any Scout & Show)."""
@@ -69,9 +75,7 @@ def test_whole_game_typing_1_matches_an_independent_game_and_replays(tmp_path, n
     assert ("Scout & Show" in out) == (n_players > 2)  # section 7: not in 2 players
     assert ("paying a Scout chip" in out) == (n_players == 2)
     # not a terminal, so nothing is wrapped: still every table and state line fits 80 columns
-    wide = [ln for ln in out.splitlines()
-            if len(ln) > 80 and not re.match(r"^(  \[\s*\d+\] |player \d |Hands: |Game log saved)", ln)]
-    assert wide == []
+    assert _wide(out) == []
     for s, total in enumerate(game.totals):
         assert re.search(rf"^  player {s}[^\n]*: {total}$", out, re.M)
     winners = ", ".join(render.seat_label(w, ["you"] + [spec] * (n_players - 1)) for w in game.winners())
@@ -127,7 +131,7 @@ def _menu_numbers(out: list[str], pattern: str) -> list[int]:
 def test_scout_and_show_in_two_stages_with_back(tmp_path):
     """Seat 1 of 4 (seat 0 starts and shows): 'ss' lists the Scout & Show scouts, one opens the shows
     after it, 'c' goes back, and choosing again plays the first show of that scout."""
-    script = iter(["1", "ss", "PICK", "c", "PICK", "1"])
+    script = iter(["1", "ss", "PICK", "h", "c", "PICK", "1"])
     chosen: list[int] = []
     stage2_heads: list[str] = []
 
@@ -149,7 +153,8 @@ def test_scout_and_show_in_two_stages_with_back(tmp_path):
     text = "\n".join(out)
     assert "Your plays: Scout & Show (first the scout)" in text
     assert text.count("Your plays: the shows after your scout") == 2 and len(stage2_heads) == 2
-    assert "You quit the game." in text
+    assert "You quit the game." in text and "Scout & Show, second stage:" in text  # its help
+    assert _wide(text) == []
     log = json.loads(save.read_text())
     mine = [p for p in _plays(log, 1) if p.kind not in (KEEP, ROTATE)]
     assert len(mine) == 1 and mine[0].kind == SCOUT_SHOW
@@ -179,6 +184,7 @@ def test_bad_input_is_asked_again_and_end_of_input_quits_saving(tmp_path):
     assert "'c' is not a play number" in out and "'p' is not a play number" in out  # not SCOUT commands here
     assert "Your plays: all plays containing 'zzzz'" in out and "(none; l shows all plays)" in out
     assert "Show: the segment of your hand" in out  # help
+    assert _wide(out) == []
     assert "You quit the game." in out and f"Game log saved to {save}" in out
     log = json.loads(save.read_text())
     assert _plays(log, 0) == [ScoutPlay(KEEP)]  # only the keep; every bad line was asked again
