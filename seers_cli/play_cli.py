@@ -15,7 +15,6 @@ seats' agent names under ``"agents"`` and the game's name under ``"game"``) is s
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import time
