@@ -110,6 +110,13 @@ _ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{
 MAX_SPEC_CHARS = 200
 
 
+def build_agent(make_agent: Callable[..., Any], spec: str, seed: int | None, game: str) -> Any:
+    """``make_agent(spec, seed=seed)`` for Seers Catalog, with ``game=game`` for another game."""
+    if game == DEFAULT_GAME:
+        return make_agent(spec, seed=seed)
+    return make_agent(spec, seed=seed, game=game)
+
+
 def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
     """The agent specs the page accepts (:func:`check_spec`) for ``game``, for messages: :data:`PAGE_SPECS`
     (``learned`` only where this install can build it for ``game``), the ISMCTS budgets within ``limits``
@@ -118,7 +125,7 @@ def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
 
     named = list(PAGE_SPECS)
     try:  # the shipped learned models need torch and their files
-        make_agent("learned", seed=0, game=game)
+        build_agent(make_agent, "learned", 0, game)
     except (ValueError, OSError, ImportError, RuntimeError):
         named.remove("learned")
     named += [s for s in limits.allowed_specs if s not in named]
@@ -191,7 +198,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
                 raise WebError(f"{where}: agent spec {spec!r}: use more than 0 and at most "
                                f"{limits.max_ismcts_seconds:g}s per move here")
     try:
-        agent = make_agent(spec, seed=0, game=game)
+        agent = build_agent(make_agent, spec, 0, game)
     except ValueError as err:  # make_agent lists every spec form (file ones too): list the page's instead
         reason = re.split(r"; (?:valid specs|train one with)", str(err))[0]
         reason = re.sub(r" in '[^']*'", "", reason)  # no path of the server
