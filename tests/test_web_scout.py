@@ -108,8 +108,12 @@ def test_the_state_shows_the_table_and_the_legal_plays(client):
         st = client.post(f"/api/games/{sid}/advance", json={}).json()
     line = st["history"][0]
     assert st["rotated"][0] is True and line.startswith("Round 1: player 0 (you)") and line.endswith("rotated their hand")
-    while st["waiting_for"] != "you":
-        st = client.post(f"/api/games/{sid}/advance").json()
+    while st["waiting_for"] != "you" or not st["active"]:  # a turn with an Active Set to scout from
+        if st["waiting_for"] == "you":
+            assert st["legal"] == [p.to_list() for p in game.legal_plays()] and SCOUT not in {p[0] for p in st["legal"]}
+            st = client.post(f"/api/games/{sid}/play", json={"play": st["legal"][0]}).json()
+        else:
+            st = client.post(f"/api/games/{sid}/advance").json()
     assert st["legal"] == [p.to_list() for p in game.legal_plays()]
     assert [[c["card"], c["top"]] for c in st["active"]] == [list(x) for x in game.active]
     for key, value in (("hand_sizes", game.hand_sizes()), ("pile_sizes", game.pile_sizes()),
