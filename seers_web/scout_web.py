@@ -38,10 +38,10 @@ def pairs_text(pairs: Sequence[Sequence[int]]) -> str:
     return " ".join(str(top) for _, top in pairs)
 
 
-def card_text(card: int, top: int) -> str:
-    """``"7 (3)"``: a card's top number, then its bottom one."""
+def card_text(card: int) -> str:
+    """``"3/7"``: a card's two numbers, lower first."""
     a, b = CARD_NUMBERS[card]
-    return f"{top} ({a if top == b else b})"
+    return f"{a}/{b}"
 
 
 def history_text(event: dict[str, Any], names: Sequence[str]) -> str:
@@ -57,8 +57,8 @@ def history_text(event: dict[str, Any], names: Sequence[str]) -> str:
         if event.get("top") is None:  # section 10 [ruling]: flip and position may be private
             text = f"{who} scouts the {side} card"
         else:
-            text = (f"{who} scouts the {side} card {card_text(event['card'], event['top'])}"
-                    f"{', flipped' if event['flip'] else ''}, into position {event['position']}")
+            text = (f"{who} scouts the {side} card {card_text(event['card'])}"
+                    f"{', flipped' if event['flip'] else ''} ({event['top']} up), into position {event['position']}")
         if kind == "scout_show":
             text = f"{text}, then shows {pairs_text(event['cards'])} (Scout & Show)"
         return text

@@ -316,3 +316,22 @@ def test_scout_show_plays_come_back_as_sent(client):
             return
         st = client.post(f"/api/games/{sid}/play", json={"play": choose(rng, st["legal"])}).json()
     pytest.fail("no Scout & Show was legal in the whole game")
+
+
+def test_serve_game_option_opens_the_page_on_scout(monkeypatch):
+    uvicorn = pytest.importorskip("uvicorn")
+    import time
+
+    from typer.testing import CliRunner
+
+    from seers_cli.commands import app
+
+    def run(self, *args, **kwargs):  # bound at once, stopped a moment later: the page's address is shown
+        self.servers, self.started = [], True
+        time.sleep(0.5)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    r = CliRunner().invoke(app, ["serve", "--no-open", "--port", "0", "--game", "scout"])
+    assert r.exit_code == 0 and "SCOUT page: http://127.0.0.1:0/?game=scout" in r.output, r.output
+    r = CliRunner().invoke(app, ["serve", "--no-open", "--game", "chess"])
+    assert r.exit_code != 0 and "'chess' is not one of seers_catalog, scout" in r.output
