@@ -88,7 +88,8 @@ def scout_state(game: ScoutGame, names: Sequence[str], visible: Sequence[int], l
 
     Keys: ``game`` (``"scout"``), ``n_players``, ``n_rounds``, ``round`` (0-based), ``phase``
     (``rotate``/``play``/``over``), ``current``, ``start_player``, ``game_over``, ``names``,
-    ``hand_sizes``, ``pile_sizes`` (score piles, section 8), ``chips``, ``scout_show_used``, ``rotated``,
+    ``hand_sizes``, ``pile_sizes`` (score piles, section 8), ``chips``, ``scout_show_used``, ``rotated``
+    (``None`` for a seat not yet decided, and in the rotation phase for the seats not in ``visible``),
     ``active`` (the Active Set left to right, :func:`card_json` each), ``active_owner`` (-1: none),
     ``hands`` (``{seat: [card_json...]}`` for the visible seats, left to right), ``totals``,
     ``round_scores``, ``winners``, ``move``, ``history`` (the last ``history`` lines of the public
@@ -111,7 +112,9 @@ def scout_state(game: ScoutGame, names: Sequence[str], visible: Sequence[int], l
         "phase": game.phase, "current": game.current, "start_player": game.start_player,
         "game_over": game.game_over, "names": list(names),
         "hand_sizes": game.hand_sizes(), "pile_sizes": game.pile_sizes(), "chips": game.chips,
-        "scout_show_used": game.scout_show_used, "rotated": game.rotated,
+        "scout_show_used": game.scout_show_used,
+        # section 10: other seats' keep/rotate choices stay hidden until every seat has chosen (as the view)
+        "rotated": [r if game.phase != PHASE_ROTATE or s in visible else None for s, r in enumerate(game.rotated)],
         "active": [card_json(c, t) for c, t in game.active], "active_owner": game.active_owner,
         "hands": {str(s): [card_json(c, t, sc) for (c, t), sc in zip(hands[s], scouted[s])] for s in visible},
         "totals": game.totals, "round_scores": game.round_scores,

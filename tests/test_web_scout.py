@@ -335,3 +335,15 @@ def test_serve_game_option_opens_the_page_on_scout(monkeypatch):
     assert r.exit_code == 0 and "SCOUT page: http://127.0.0.1:0/?game=scout" in r.output, r.output
     r = CliRunner().invoke(app, ["serve", "--no-open", "--game", "chess"])
     assert r.exit_code != 0 and "'chess' is not one of seers_catalog, scout" in r.output
+
+
+def test_keep_or_rotate_choices_stay_hidden_until_every_seat_has_chosen(client):
+    st = new_game(client, players=4, seat=3, agents=["random"], seed=6)
+    sid = st["id"]
+    for _ in range(3):
+        st = client.post(f"/api/games/{sid}/advance").json()
+    game = client.app.state.store._sessions[sid].game
+    assert game.phase == "rotate" and None not in game.rotated[:3]
+    assert st["rotated"] == [None, None, None, None] and st["history"] == []
+    st = client.post(f"/api/games/{sid}/play", json={"play": [1, 0, 0, 0, 0, 0]}).json()
+    assert st["rotated"] == game.rotated and st["rotated"][3] is True
