@@ -20,7 +20,8 @@ def is_local(host: str) -> bool:
         return False
 
 
-SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn).
+SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn): Seers Catalog and
+SCOUT (the page's game chooser, or --game scout to open on SCOUT).
 
 The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no path sent
 by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
@@ -63,6 +64,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         host: str = typer.Option("127.0.0.1", metavar="HOST", help="Address to listen on (0.0.0.0: the network; warns)."),
         port: int = typer.Option(8000, min=0, max=65535, metavar="PORT", help="Port (0: any free port)."),
         open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a browser."),
+        game: str = typer.Option("seers_catalog", "--game", metavar="GAME", help="The game the page opens on: "
+                                 "seers_catalog or scout (the page's game chooser switches)."),
         agent: list[str] = typer.Option([], "--agent", metavar="SPEC", help="Extra agent spec the page may use, e.g. "
                                         "ppo:model.zip (repeatable)."),
         max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
@@ -83,7 +86,10 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             raise typer.BadParameter(f"the web extra is not installed ({err.name} is missing): "
                                      "pip install -e '.[web]' in the project's checkout") from None
         from agents import make_agent
+        from seers_web.sessions import WEB_GAMES
 
+        if game not in WEB_GAMES:
+            raise typer.BadParameter(f"{game!r} is not one of {', '.join(WEB_GAMES)}", param_hint="--game")
         specs = tuple(a.strip() for a in agent if a.strip())
         for spec in specs:
             try:
@@ -124,7 +130,9 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
             shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
             url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{bound}/"
-            typer.echo(f"Seers Catalog page: {url}  (Ctrl-C to stop)")
+            if game != WEB_GAMES[0]:
+                url += f"?game={game}"  # the page's chooser starts on that game
+            typer.echo(f"{'SCOUT' if game == 'scout' else 'Seers Catalog'} page: {url}  (Ctrl-C to stop)")
             if open_browser:
                 webbrowser.open(url)
 

@@ -4,9 +4,10 @@ API (every error is ``{"error": message}`` with a 4xx status naming the bad fiel
 was; unknown routes too):
 
 =======  ==============================  =====================================================
-GET      /api/meta                       cards, suit names, suggested agent specs, limits
+GET      /api/meta                       cards, suit names, suggested agent specs, limits, games
 GET      /api/games                      live games (id, mode, seats, round)
-POST     /api/games                      new play/watch game (see ``SessionStore.create``)
+POST     /api/games                      new play/watch game, ``game`` seers_catalog or scout
+                                        (see ``SessionStore.create``)
 POST     /api/replays?game=N             upload a game log or tournament result (request body)
 GET      /api/games/{id}?reveal=0|1      the game's state
 POST     /api/games/{id}/play            the person's play ``{"play": {...}, "move": N}``
@@ -44,7 +45,7 @@ from starlette.middleware.cors import CORSMiddleware
 from seers_env.jsonio import dumps, loads_strict
 
 from .guard import OwnOriginOnly, canonical_origin
-from .sessions import Limits, SessionStore, Stopped, WebError, all_cards
+from .sessions import WEB_GAMES, Limits, SessionStore, Stopped, WebError, all_cards
 from .uploads import REPLAYABLE_SPECS, parse_upload
 
 STATIC = Path(__file__).parent / "static"
@@ -58,6 +59,23 @@ async def client_gone(request: Request) -> None:
         message = await request.receive()
         if message["type"] == "http.disconnect":
             return
+
+
+def web_games() -> list[dict[str, Any]]:
+    """The games the page offers: ``name`` (the create request's ``game``), ``title``, ``players``
+    ``[min, max]``, ``rules`` (the rules file), and SCOUT's ``rounds`` per player count (section 2)."""
+    from seers_env.games import game_spec
+    from seers_env.scout.cards import SETUP
+
+    out = []
+    for name in WEB_GAMES:
+        spec = game_spec(name)
+        entry = {"name": name, "title": spec.title, "players": [spec.min_players, spec.max_players],
+                 "rules": spec.rules}
+        if name == "scout":
+            entry["rounds"] = {str(n): SETUP[n].rounds for n in range(2, 6)}
+        out.append(entry)
+    return out
 
 
 def create_app(limits: Limits | None = None, seed: int | None = None,
@@ -182,7 +200,8 @@ def create_app(limits: Limits | None = None, seed: int | None = None,
                            "max_ismcts_iterations": lim.max_ismcts_iterations,
                            "max_ismcts_seconds": lim.max_ismcts_seconds,
                            "max_search_s_per_game": lim.max_search_s_per_game, "max_workers": lim.max_workers,
-                           "replayable_tournament_specs": list(REPLAYABLE_SPECS)}}
+                           "replayable_tournament_specs": list(REPLAYABLE_SPECS)},
+                "games": web_games()}
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:

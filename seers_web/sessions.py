@@ -36,6 +36,12 @@ from seers_env.game import Game, GameConfig, IllegalPlayError
 from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 from seers_env.view import SeatView
 
+from . import scout_web
+
+DEFAULT_GAME = "seers_catalog"
+#: The games the page offers (names of :data:`seers_env.games.GAMES`).
+WEB_GAMES = (DEFAULT_GAME, scout_web.GAME)
+
 
 class WebError(Exception):
     """A rejected request: ``status`` is the HTTP status (4xx; 500 when an agent fails), ``message`` says
@@ -104,15 +110,22 @@ _ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{
 MAX_SPEC_CHARS = 200
 
 
-def page_specs_text(limits: Limits) -> str:
-    """The agent specs the page accepts (:func:`check_spec`), for messages: :data:`PAGE_SPECS` (``learned``
-    only where this install can build it), the ISMCTS budgets within ``limits`` and
-    ``limits.allowed_specs``; no spec the page would refuse."""
+def build_agent(make_agent: Callable[..., Any], spec: str, seed: int | None, game: str) -> Any:
+    """``make_agent(spec, seed=seed)`` for Seers Catalog, with ``game=game`` for another game."""
+    if game == DEFAULT_GAME:
+        return make_agent(spec, seed=seed)
+    return make_agent(spec, seed=seed, game=game)
+
+
+def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
+    """The agent specs the page accepts (:func:`check_spec`) for ``game``, for messages: :data:`PAGE_SPECS`
+    (``learned`` only where this install can build it for ``game``), the ISMCTS budgets within ``limits``
+    and ``limits.allowed_specs``; no spec the page would refuse."""
     from agents import make_agent
 
     named = list(PAGE_SPECS)
     try:  # the shipped learned models need torch and their files
-        make_agent("learned", seed=0)
+        build_agent(make_agent, "learned", 0, game)
     except (ValueError, OSError, ImportError, RuntimeError):
         named.remove("learned")
     named += [s for s in limits.allowed_specs if s not in named]
@@ -140,7 +153,7 @@ def table_problem(agent: Any, err: Exception, players: int, artifacts: bool) -> 
     return re.sub(r"model '[^']*'", "its model", reason)
 
 
-def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
+def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEFAULT_GAME) -> str:
     """Validate an agent spec sent by the page and return it stripped.
 
     Allowed: the specs in ``limits.allowed_specs`` (as given), and :data:`PAGE_SPECS`, with
@@ -149,6 +162,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
 
     Args:
         where: the request field the spec came from, named in the errors (``agents[1]``).
+        game: the game the agent is for (a name of :data:`seers_env.games.GAMES`).
 
     Raises:
         WebError: not a string, names a file, a malformed or too large budget, an unknown spec or one that
@@ -167,7 +181,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
         raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
                        f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
     if name not in PAGE_SPECS:
-        raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits)}")
+        raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits, game)}")
     if colon:
         budget = _ISMCTS_BUDGET.match(arg)
         if budget is None:
@@ -184,10 +198,11 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents") -> str:
                 raise WebError(f"{where}: agent spec {spec!r}: use more than 0 and at most "
                                f"{limits.max_ismcts_seconds:g}s per move here")
     try:
-        agent = make_agent(spec, seed=0)
+        agent = build_agent(make_agent, spec, 0, game)
     except ValueError as err:  # make_agent lists every spec form (file ones too): list the page's instead
         reason = re.split(r"; (?:valid specs|train one with)", str(err))[0]
-        raise WebError(f"{where}: {reason}; the page may use {page_specs_text(limits)}") from None
+        reason = re.sub(r" in '[^']*'", "", reason)  # no path of the server
+        raise WebError(f"{where}: {reason}; the page may use {page_specs_text(limits, game)}") from None
     except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
         raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
                        f"{err})") from None
@@ -386,6 +401,8 @@ class Session:
     closed: threading.Event = field(default_factory=threading.Event)  # set when deleted or expired
     busy: bool = False  # an agent is choosing a play (guarded by lock)
     search_s: float = 0.0  # seconds its agents have spent in act
+    game_name: str = DEFAULT_GAME  # a name of WEB_GAMES
+    replay_games: list[Any] = field(default_factory=list)  # SCOUT replay: clones every CHECKPOINT_EVERY plays
 
     @property
     def finished(self) -> bool:
@@ -470,7 +487,7 @@ class SessionStore:
         self.sweep()
         with self._lock:
             sessions = sorted(self._sessions.values(), key=lambda s: -s.touched)
-        return [{"id": s.id, "mode": s.mode, "names": s.names, "round": s.game.round,
+        return [{"id": s.id, "game": s.game_name, "mode": s.mode, "names": s.names, "round": s.game.round,
                  "n_rounds": s.game.config.n_rounds, "game_over": s.game.game_over,
                  "move": s.step if s.mode == "replay" else n_plays(s.game)} for s in sessions]
 
@@ -482,10 +499,12 @@ class SessionStore:
         """Start a ``play`` or ``watch`` game from the page's form (not kept when ``should_stop()`` is true
         once its agents are built: nobody waits for it).
 
-        ``body`` keys: ``mode`` (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's
-        seat), ``agents`` (a list of specs, one per agent seat in seat order, or one for all; see
-        :func:`check_spec`), ``seed`` (optional, 0..2**63-1), ``rounds`` (1..``limits.max_rounds``),
-        ``artifacts`` (bool).
+        ``body`` keys: ``game`` (one of :data:`WEB_GAMES`, default ``"seers_catalog"``), ``mode``
+        (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's seat), ``agents`` (a
+        list of specs, one per agent seat in seat order, or one for all; see :func:`check_spec`), ``seed``
+        (optional, 0..2**63-1), ``rounds`` (Seers Catalog: 1..``limits.max_rounds``, default 4; SCOUT:
+        default the rules' count, section 2, at most 2 at 2 players), ``artifacts`` (Seers Catalog only,
+        bool).
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
@@ -493,17 +512,28 @@ class SessionStore:
         """
         if not isinstance(body, dict):
             raise WebError("the request body must be a JSON object with mode, players, agents, ...")
-        known = {"mode", "players", "seat", "agents", "seed", "rounds", "artifacts"}
-        unknown = sorted(set(body) - known)
+        game_name = body.get("game", DEFAULT_GAME)
+        if not isinstance(game_name, str) or game_name not in WEB_GAMES:
+            raise WebError(f"game={game_name!r}"[:200] + f" is not one of {', '.join(map(repr, WEB_GAMES))}")
+        scout = game_name == scout_web.GAME
+        known = {"game", "mode", "players", "seat", "agents", "seed", "rounds"} | (set() if scout else {"artifacts"})
+        unknown = sorted(set(body) - known, key=str)
         if unknown:
-            raise WebError(f"unknown fields {unknown}; allowed: {sorted(known)}")
+            raise WebError(f"unknown fields {unknown}"[:300] + f" for game {game_name!r}; allowed: {sorted(known)}")
         mode = body.get("mode", "play")
         if mode not in ("play", "watch"):
             raise WebError(f"mode {mode!r} is not one of 'play', 'watch' (replays are uploaded)")
         players = _int_field(body, "players", 4, 2, 5)
-        rounds = _int_field(body, "rounds", 4, 1, self.limits.max_rounds)
+        if scout:  # section 2: 2 players play 2 rounds (or 1), N players N rounds
+            from seers_env.scout.cards import SETUP
+
+            rounds = SETUP[players].rounds  # null or absent: the rules' count
+            if body.get("rounds") is not None:
+                rounds = _int_field(body, "rounds", rounds, 1, 2 if players == 2 else self.limits.max_rounds)
+        else:
+            rounds = _int_field(body, "rounds", 4, 1, self.limits.max_rounds)
         seat = _int_field(body, "seat", 0, 0, players - 1) if mode == "play" else None
-        artifacts = body.get("artifacts", True)
+        artifacts = body.get("artifacts", not scout)
         if not isinstance(artifacts, bool):
             raise WebError(f"artifacts={artifacts!r} must be true or false")
         seed = body.get("seed")
@@ -520,12 +550,31 @@ class SessionStore:
         if len(specs) != len(agent_seats) and len(specs) != 1:
             raise WebError(f"agents: {len(agent_seats)} agent seats need {len(agent_seats)} agent specs (or "
                            f"one for all), got {len(specs)}: {specs[:8]!r}")
-        specs = [check_spec(s, self.limits, f"agents[{i}]") for i, s in enumerate(specs)]
+        specs = [check_spec(s, self.limits, f"agents[{i}]", game_name) for i, s in enumerate(specs)]
         if len(specs) == 1:
             specs = specs * len(agent_seats)
         from agents import make_agent
         from seers_env.seeding import child_seed as agent_seed  # as seers play seeds its agents
 
+        if scout:
+            from seers_env.scout.game import ScoutConfig, ScoutGame
+
+            scout_config = ScoutConfig(n_players=players, n_rounds=rounds)
+            scout_game = ScoutGame(scout_config, seed=seed)
+            agents = {s: make_agent(spec, seed=agent_seed(seed, s), game=game_name)
+                      for s, spec in zip(agent_seats, specs)}
+            for s, agent in agents.items():
+                try:
+                    agent.check_game(game_name, scout_config)
+                except (ValueError, OSError) as err:
+                    raise WebError(f"the agent at player {s} ({agent.name}) cannot play this SCOUT table "
+                                   f"({players} players): {table_problem(agent, err, players, False)}. The page "
+                                   f"may use {page_specs_text(self.limits, game_name)}") from None
+            names = ["you" if s == seat else agents[s].name for s in range(players)]
+            if should_stop():
+                raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
+            return self._add(Session(secrets.token_hex(4), mode, scout_game, names, agents, seat, seed,
+                                     game_name=game_name))
         config = GameConfig(n_players=players, n_rounds=rounds,
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         game = Game(config, seed=seed)
@@ -545,6 +594,8 @@ class SessionStore:
 
     def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
         """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""
+        if log.get("game") == scout_web.GAME:
+            return self._create_scout_replay(log, source)
         game = Game.replay(log, upto=0)
         full = Game.replay(log, upto=0)
         plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
@@ -558,6 +609,24 @@ class SessionStore:
         names = log.get("agents") or [""] * game.n_players
         session = Session(secrets.token_hex(4), "replay", game, list(names), log=log, plays=plays,
                           checkpoints=checkpoints, events=full.events, source=source or {})
+        return self._add(session)
+
+    def _create_scout_replay(self, log: dict[str, Any], source: dict[str, Any] | None) -> Session:
+        """A SCOUT replay at move 0, with a copy of the game every :data:`CHECKPOINT_EVERY` plays."""
+        from seers_env.scout.game import ScoutGame
+        from seers_env.scout.plays import ScoutPlay
+
+        full = ScoutGame.replay(log, upto=0)
+        plays = [ScoutPlay.from_list(e["play"]) for e in log["events"] if e["event"] == "play"]
+        copies = []
+        for i, p in enumerate(plays):
+            if i % CHECKPOINT_EVERY == 0:
+                copies.append(full.clone())
+            full.apply(p)
+        names = log.get("agents") or [""] * full.n_players
+        session = Session(secrets.token_hex(4), "replay", copies[0].clone() if copies else full, list(names),
+                          log=log, plays=plays, source=source or {}, game_name=scout_web.GAME,
+                          replay_games=copies)
         return self._add(session)
 
     # --- actions -------------------------------------------------------------------------------------
@@ -579,7 +648,11 @@ class SessionStore:
             visible = list(range(n)) if reveal else [session.human]
         else:
             visible = list(range(n)) if reveal else []
-        st = game_state(game, session.names, visible, legal_for=session.human)
+        if session.game_name == scout_web.GAME:
+            st = scout_web.scout_state(game, session.names, visible, legal_for=session.human)
+        else:
+            st = game_state(game, session.names, visible, legal_for=session.human)
+            st["game"] = DEFAULT_GAME
         st.update({"id": session.id, "mode": session.mode, "human": session.human, "seed": session.seed})
         if session.mode == "replay":
             st.update({"step": session.step, "steps": len(session.plays), "source": session.source})
@@ -602,7 +675,8 @@ class SessionStore:
         unknown = sorted(set(body) - {"play", "move"})
         if unknown:
             raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
-        play = parse_play(body["play"])
+        scout = session.game_name == scout_web.GAME
+        play = scout_web.parse_scout_play(body["play"]) if scout else parse_play(body["play"])
         with session.lock:
             game = session.game
             self._check_move(session, body.get("move"))
@@ -613,6 +687,10 @@ class SessionStore:
             try:
                 game.apply(play)
             except IllegalPlayError as err:
+                raise WebError(str(err)) from None
+            except ValueError as err:  # SCOUT's IllegalPlayError (a ValueError); the game is unchanged
+                if not scout:
+                    raise
                 raise WebError(str(err)) from None
 
     def advance(self, session: Session, body: Any = None, should_stop: Callable[[], bool] = never_stop) -> None:
@@ -655,7 +733,7 @@ class SessionStore:
         try:
             start = time.perf_counter()
             try:
-                play = agent.act(SeatView(game, seat))
+                play = agent.act(self._view(session, seat))
             except Exception as err:  # a broken agent: say which, keep the game as it was
                 raise WebError(f"the agent at player {seat} ({agent.name}) failed: {type(err).__name__}: {err}",
                                500) from err
@@ -677,6 +755,15 @@ class SessionStore:
             with session.lock:
                 session.busy = False
 
+    @staticmethod
+    def _view(session: Session, seat: int) -> Any:
+        """What the agent at ``seat`` may see (the game's seat view)."""
+        if session.game_name == scout_web.GAME:
+            from seers_env.scout.view import ScoutSeatView
+
+            return ScoutSeatView(session.game, seat)
+        return SeatView(session.game, seat)
+
     def seek(self, session: Session, body: Any) -> None:
         """Show a replay after ``body["step"]`` plays (0..number of plays).
 
@@ -691,6 +778,15 @@ class SessionStore:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(session.plays):
             raise WebError(f"step={step!r} must be an integer in 0..{len(session.plays)}")
         with session.lock:
+            if session.game_name == scout_web.GAME:
+                k = min(step // CHECKPOINT_EVERY, len(session.replay_games) - 1)
+                if k < 0:  # a log without plays
+                    return
+                game = session.replay_games[k].clone()
+                for p in session.plays[k * CHECKPOINT_EVERY:step]:
+                    game.apply(p)
+                session.game, session.step = game, step
+                return
             k = step // CHECKPOINT_EVERY
             if step == len(session.plays) and step % CHECKPOINT_EVERY == 0 and step:
                 k -= 1

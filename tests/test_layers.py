@@ -24,7 +24,7 @@ LAYER_MODULES = {
                   "seers_env.wrappers", "seers_env.games", "seers_env.scout"],
     "agents": ["agents", "agents.tournament", "agents.scout", "agents.games"],
     "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs"],
-    "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads"],
+    "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads", "seers_web.scout_web"],
 }
 
 

@@ -1,5 +1,7 @@
-// Seers Catalog page: plain JavaScript, no build step. The server's engine decides everything; this page
-// draws the state it sends, offers the legal plays it lists, and paces the agents' plays.
+// Seers Catalog and SCOUT page: plain JavaScript, no build step. The server's engine decides everything;
+// this page draws the state it sends, offers the legal plays it lists, and paces the agents' plays. This
+// file is the shell (lobby, game chooser, pacing, replay, scores, history) and Seers Catalog's table;
+// SCOUT's table is its own module (scout.js, ScoutView).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -30,7 +32,7 @@ const ARTIFACT_SHORT = {
 };
 
 const ui = {
-  meta: null, view: "play", id: null, state: null, selected: [], answers: {},
+  meta: null, view: "play", game: "seers_catalog", id: null, state: null, selected: [], answers: {},
   paused: false, timer: null, busy: false, replayFile: null, replayTimer: null, ready: false,
 };
 window.__seers = ui;  // for tests and curious people
@@ -123,15 +125,34 @@ function agentInputs(prefix) {
 
 function readForm(prefix) {
   const seedText = $(`#${prefix}-seed`).value.trim();
+  const roundsText = $(`#${prefix}-rounds`).value.trim();
   const body = {
-    mode: prefix, players: Number($(`#${prefix}-players`).value),
-    rounds: Number($(`#${prefix}-rounds`).value),
-    artifacts: $(`#${prefix}-artifacts`).checked,
+    game: ui.game, mode: prefix, players: Number($(`#${prefix}-players`).value),
+    rounds: roundsText === "" && ui.game === "scout" ? null : Number(roundsText),
     agents: [...$(`#${prefix}-agents`).querySelectorAll("input")].map((i) => i.value.trim()),
     seed: seedText === "" ? null : Number(seedText),
   };
+  if (ui.game !== "scout") body.artifacts = $(`#${prefix}-artifacts`).checked;  // SCOUT has none
   if (prefix === "play") body.seat = Number($("#play-seat").value);
   return body;
+}
+
+const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT" };
+
+// the game chooser: the forms, the heading and the page title follow the chosen game
+function chooseGame(game) {
+  if (!(game in GAME_TITLES)) game = "seers_catalog";
+  const changed = ui.game !== game;
+  ui.game = game;
+  $("#game-choice").value = game;
+  $("#title").textContent = GAME_TITLES[game];
+  document.title = GAME_TITLES[game];
+  for (const e of document.querySelectorAll(".seers-only")) e.hidden = game === "scout";
+  for (const p of ["play", "watch"]) {
+    const r = $(`#${p}-rounds`);
+    r.placeholder = game === "scout" ? "as the rules say" : "";
+    if (changed) r.value = game === "scout" ? "" : "4";
+  }
 }
 
 async function startGame(prefix) {
@@ -163,6 +184,7 @@ const boardFor = (view) => ui.state && ui.state.mode === view;
 function openState(st) {
   stopTimers();
   ui.state = st; ui.id = st.id; ui.selected = []; ui.answers = {}; ui.paused = false;
+  chooseGame(st.game);
   location.hash = `#/game/${st.id}`;
   try { localStorage.setItem("seers-last-game", st.id); } catch (e) { /* private mode */ }
   setView(st.mode);
@@ -178,7 +200,7 @@ async function refreshGames() {
     sel.innerHTML = "";
     sel.append(el("option", { value: "", text: games.length ? "switch game..." : "(none)" }));
     for (const g of games) {
-      const label = `${g.id} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}/${g.n_rounds}`}`;
+      const label = `${g.id} · ${GAME_TITLES[g.game] || g.game} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}/${g.n_rounds}`}`;
       sel.append(el("option", { value: g.id, text: label }));
     }
   } catch (e) { /* the list is a convenience */ }
@@ -200,16 +222,22 @@ function render() {
   $("#game-id").textContent = st.id;
   $("#download").href = `/api/games/${st.id}/log`;
   $("#download").setAttribute("download", `seers-${st.id}.json`);
-  renderStatus(st); renderSeats(st); renderTrick(st); renderHand(st); renderControls(st);
-  renderScores(st); renderHistory(st); renderLastRound(st);
+  const scout = st.game === "scout";
+  for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = scout;
+  $("#scout-board").hidden = !scout;
+  renderStatus(st);
+  if (scout) window.ScoutView.render(st, shell);
+  else { renderSeats(st); renderTrick(st); renderHand(st); renderLastRound(st); }
+  renderControls(st); renderScores(st); renderHistory(st);
 }
 
 function renderStatus(st) {
-  let line = `Round ${st.round + 1}/${st.n_rounds} · suits ${st.suits.join(", ")}`;
+  let line = `Round ${st.round + 1}/${st.n_rounds} · suits ${(st.suits || []).join(", ")}`;
   if (st.mode === "replay") line += ` · play ${st.step}/${st.steps}`;
   if (!st.game_over) {
     line += st.current === st.human ? " · your turn" : ` · ${seatName(st.current, st)} to act`;
   }
+  if (st.game === "scout") line = window.ScoutView.status(st, shell);
   $("#status-line").textContent = line;
   const over = $("#gameover");
   over.hidden = !st.game_over;
@@ -518,6 +546,13 @@ function renderLastRound(st) {
     el("span", { text: `${s === st.human ? "you" : seatName(s, st)}: ${scoreText(st.last_round.scores[s])}` }), cardRow(h))));
 }
 
+// what a game's own module (scout.js) may use of the shell
+const shell = {
+  $, el, plural, scoreText, joinWords, seatName, ui,
+  sendPlay: (p) => sendPlay(p),
+  rerender: () => render(),
+};
+
 // --- pacing of agents' plays ------------------------------------------------------------------------
 function stopTimers() {
   if (ui.timer) clearTimeout(ui.timer);
@@ -585,6 +620,15 @@ async function init() {
     });
   }
   for (const p of ["play", "watch"]) agentInputs(p);
+  let saved = null;
+  try { saved = localStorage.getItem("seers-game"); } catch (e) { /* no storage */ }
+  chooseGame(new URLSearchParams(location.search).get("game") || saved || "seers_catalog");
+  $("#game-choice").addEventListener("change", (ev) => {
+    if (ui.state) { stopTimers(); ui.state = null; ui.id = null; location.hash = ""; }
+    chooseGame(ev.target.value);
+    try { localStorage.setItem("seers-game", ui.game); } catch (e) { /* no storage */ }
+    setView(ui.view);
+  });
   setView(ui.view);
   ui.meta = await api("GET", "/api/meta");
   const dl = $("#spec-list");
