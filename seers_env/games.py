@@ -119,7 +119,8 @@ GAMES: dict[str, GameSpec] = {
     "seals": GameSpec(
         name="seals", title="Seals", min_players=2, max_players=4,
         game="seers_env.seals.game:SealsGame", config="seers_env.seals.game:SealsConfig",
-        view="seers_env.seals.view:SealsSeatView", score_scale=4.0, rules="docs/seals_rules.md",
+        view="seers_env.seals.view:SealsSeatView", env_module="seers_env.seals_v0",
+        env_id="seers/seals-v0", score_scale=4.0, rules="docs/seals_rules.md",
         placement="seers_env.seals.game:placements"),
 }
 
