@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seers_env.seals.cards import COIN, N_NUMBERS, N_SET_KINDS, N_SYMBOLS, RUN, SET_MARKS, symbol_counts
+from seers_env.seals.cards import N_NUMBERS, N_SYMBOLS, RUN, SET_MARKS, symbol_counts
 from seers_env.seals.game import PHASE_DECLARE
 from seers_env.seals.moves import best_declaration, has_set, mask_marks, take_plays, taken_cards
 from seers_env.seals.plays import DECLARE, SealsPlay

@@ -68,7 +68,6 @@ damaged dict raises what :meth:`SealsGame.from_dict` raises and the environment 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import fields
 from typing import Any
 

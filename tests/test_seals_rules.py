@@ -3,7 +3,6 @@ replay, the seat view and determinizer, and refusals that change nothing."""
 
 from __future__ import annotations
 
-import copy
 import json
 
 import numpy as np

@@ -41,7 +41,7 @@ import numpy as np
 from . import rulings
 from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
-from .plays import DECLARE, SealsPlay
+from .plays import DECLARE, N_ACTIONS, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
 
 GAME_FORMAT_VERSION = 1
@@ -411,8 +411,6 @@ class SealsGame:
 
     def legal_mask(self) -> np.ndarray:
         """int8 ``(N_ACTIONS,)``: 1 at the action id of every legal play."""
-        from .plays import N_ACTIONS
-
         m = np.zeros(N_ACTIONS, np.int8)
         for p in self._legal_tuple():
             m[p.action] = 1
