@@ -119,3 +119,17 @@ def test_small_tournament_orders_heuristic_greedy_random():
     score = {label: stats.mean_score for label, stats in result.agents.items()}
     assert score["heuristic"] > score["greedy"] > score["random"]
     assert result.game == "seals" and all(len(g["totals"]) == 3 for g in result.games)
+
+
+def test_seers_eval_plays_seals_from_the_command_line():
+    from typer.testing import CliRunner
+
+    from seers_cli import app
+
+    out = CliRunner().invoke(app, ["eval", "--game", "seals", "--agents", "heuristic,greedy,random", "--games", "2",
+                                   "--seed", "1", "--workers", "1", "--no-progress"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "Seals: 2 deals x 3 seat rotations" in out.output and "heuristic" in out.output
+    bad = CliRunner().invoke(app, ["eval", "--game", "seals", "--agents", "random,random,random,random,random",
+                                   "--games", "1", "--no-progress"], env={"COLUMNS": "200"})
+    assert bad.exit_code != 0 and "n_players" in bad.output
