@@ -22,7 +22,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                                    "(games x players games in all)."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
-        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog or scout."),
+        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout or seals."),
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
                                    "Seers Catalog 4, SCOUT one per player, 2 for 2 players)."),
         artifacts: bool = typer.Option(True, help="Seers Catalog: use the default artifact deck "

@@ -116,6 +116,12 @@ GAMES: dict[str, GameSpec] = {
         game="seers_env.scout.game:ScoutGame", config="seers_env.scout.game:ScoutConfig",
         view="seers_env.scout.view:ScoutSeatView", env_module="seers_env.scout_v0", env_id="seers/scout-v0",
         score_scale=11.0, rules="docs/scout_rules.md", placement="seers_env.scout.game:placements"),
+    "seals": GameSpec(
+        name="seals", title="Seals", min_players=2, max_players=4,
+        game="seers_env.seals.game:SealsGame", config="seers_env.seals.game:SealsConfig",
+        view="seers_env.seals.view:SealsSeatView", env_module="seers_env.seals_v0",
+        env_id="seers/seals-v0", score_scale=4.0, rules="docs/seals_rules.md",
+        placement="seers_env.seals.game:placements"),
 }
 
 
