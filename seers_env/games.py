@@ -116,6 +116,11 @@ GAMES: dict[str, GameSpec] = {
         game="seers_env.scout.game:ScoutGame", config="seers_env.scout.game:ScoutConfig",
         view="seers_env.scout.view:ScoutSeatView", env_module="seers_env.scout_v0", env_id="seers/scout-v0",
         score_scale=11.0, rules="docs/scout_rules.md", placement="seers_env.scout.game:placements"),
+    "haggis": GameSpec(
+        name="haggis", title="Haggis", min_players=2, max_players=3,
+        game="seers_env.haggis.game:HaggisGame", config="seers_env.haggis.game:HaggisConfig",
+        view="seers_env.haggis.view:HaggisSeatView", env_module="seers_env.haggis_v0", env_id="seers/haggis-v0",
+        score_scale=60.0, rules="docs/haggis_rules.md", placement="seers_env.haggis.game:placements"),
 }
 
 
