@@ -74,8 +74,8 @@ def test_import_seers_env_alone_registers_every_game_lazily():
         "print('old', old.unwrapped.metadata['name'])\n"
     )
     out = _fresh_python(code).split("\n")
-    assert out[:3] == ["seers/seers_catalog-v0 seers_catalog_v0 3", "seers/scout-v0 scout_v0 3",
-                       "old seers_catalog_v0"]
+    assert out[:4] == ["seers/seers_catalog-v0 seers_catalog_v0 3", "seers/scout-v0 scout_v0 3",
+                       "seers/haggis-v0 haggis_v0 3", "old seers_catalog_v0"]
 
 
 def test_registration_when_pettingzoo_was_imported_first():

@@ -21,7 +21,8 @@ LAYERS = ("seers_env", "agents", "train", "seers_web", "seers_cli")
 #: modules of each package to import in the isolation test (its public face and its heaviest parts)
 LAYER_MODULES = {
     "seers_env": ["seers_env", "seers_env.seers_catalog_v0", "seers_env.scout_v0", "seers_env.vector",
-                  "seers_env.wrappers", "seers_env.games", "seers_env.scout"],
+                  "seers_env.wrappers", "seers_env.games", "seers_env.scout", "seers_env.haggis_v0",
+                  "seers_env.haggis"],
     "agents": ["agents", "agents.tournament", "agents.scout", "agents.games"],
     "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs"],
     "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads"],
