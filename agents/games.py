@@ -47,6 +47,7 @@ GAME_AGENTS: dict[str, GameAgents] = {
     "seers_catalog": GameAgents(greedy="agents.greedy:GreedyAgent", heuristic="agents.heuristic:HeuristicAgent",
                                 play_key="agents.games:seers_play_key"),
     "scout": GameAgents(greedy="agents.scout:ScoutGreedyAgent", heuristic="agents.scout:ScoutHeuristicAgent"),
+    "haggis": GameAgents(greedy="agents.haggis:HaggisGreedyAgent", heuristic="agents.haggis:HaggisHeuristicAgent"),
 }
 
 
