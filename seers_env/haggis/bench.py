@@ -53,6 +53,19 @@ def worst_case(n_players: int, hands: int, climb: int, seed: int) -> dict:
             "climb_time": best_t}
 
 
+def crafted_hands() -> dict[str, list[int]]:
+    """Hands dense in three ranks (the most sequences of every width), each with the own J, Q, K."""
+    from .cards import number_card
+    return {
+        "3 players: 2-3 in five suits, 4 in four": [number_card(s, r) for s in range(5) for r in (2, 3)]
+        + [number_card(s, 4) for s in range(4)],
+        "3 players: 8-9 in five suits, 10 in four": [number_card(s, r) for s in range(5) for r in (8, 9)]
+        + [number_card(s, 10) for s in range(4)],
+        "2 players: 8-9-10 in four suits, 7c 7d": [number_card(s, r) for s in range(4) for r in (8, 9, 10)]
+        + [number_card(0, 7), number_card(1, 7)],
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1000)
@@ -66,6 +79,9 @@ def main(argv: list[str] | None = None) -> None:
               f"{c.mean():.0f}, max {c.max()}; time mean {t.mean():.1f} ms, max {t.max():.1f} ms")
         print(f"  hill climb ({args.climb} steps): {r['climb_plays']} plays in {r['climb_time'] * 1000:.1f} ms: "
               f"{cards_text(r['climb_hand'])}")
+    for label, nums in crafted_hands().items():
+        n, t = _measure(sorted(nums + list(faces_of(0))), repeat=3)
+        print(f"crafted, {label}: {n} plays in {t * 1000:.1f} ms (best of 3)")
 
 
 if __name__ == "__main__":
