@@ -477,3 +477,14 @@ def test_mid_round_save_load_replay_and_clone():
     assert g.to_dict() == h.to_dict() == c.to_dict()
     assert HaggisGame.replay(h.log()).to_dict() == h.to_dict()
     assert HaggisGame.replay(g.log(), upto=10).to_dict() != g.to_dict()
+
+
+def test_a_hand_made_position_replays_from_itself():
+    hands = [list(cs("5c 2c 9h J Q K", 0)), list(cs("4c 9d 2d J Q K", 1)), list(cs("7c 2h J Q K", 2))]
+    g = HaggisGame.from_position(HaggisConfig(n_players=3, n_rounds=2), hands=hands, current=0, seed=3)
+    rng = np.random.default_rng(0)
+    while not g.game_over:
+        legal = g.legal_plays()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    assert g.round == 1 and HaggisGame.replay(g.log()).to_dict() == g.to_dict()
+    assert HaggisGame.replay(json.loads(json.dumps(g.log())), upto=3).hands != g.hands

@@ -661,6 +661,8 @@ class HaggisGame:
         g._public = copy.deepcopy(d["public_history"])
         g._legal = None
         _load_state(g, d)
+        if g._origin is None and not any(e.get("event") == "deal" for e in g.events):
+            g._origin = g._snapshot()  # a hand-made position: its log replays from here
         return g
 
     @classmethod
