@@ -3,14 +3,13 @@ kept; registered for the shared layers (seers eval --game haggis)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from agents.games import agent_parts, greedy_class, heuristic_class
 from agents.haggis import HaggisGreedyAgent, HaggisHeuristicAgent, plays_to_empty
 from seers_env.haggis import HaggisConfig, HaggisGame, HaggisPlay, HaggisSeatView
-from seers_env.haggis.cards import SETUP, face_card, faces_of, number_card
-from seers_env.haggis.plays import BOMB, PASS, SET
+from seers_env.haggis.cards import SETUP, faces_of, number_card
+from seers_env.haggis.plays import BOMB, SET
 
 
 @pytest.mark.parametrize("n", [2, 3])

@@ -11,7 +11,7 @@ import pytest
 
 from seers_env.haggis import GameOverError, HaggisConfig, HaggisGame, HaggisPlay, IllegalPlayError
 from seers_env.haggis.cards import SETUP, SUIT_NAMES, all_card_ids, card_points, face_card, number_card
-from seers_env.haggis.moves import BOMB_JQK, BOMB_RAINBOW, BOMB_SUITED, Combo, beats, combo_of, turn_plays
+from seers_env.haggis.moves import BOMB_SUITED, Combo, beats, combo_of, turn_plays
 from seers_env.haggis.plays import BET, BOMB, PASS, SEQ, SET
 
 RANKS = {"J": 11, "Q": 12, "K": 13}

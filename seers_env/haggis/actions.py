@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import FIRST_FACE, N_NUMBER_CARDS, card_name, is_wild, rank_of
+from .cards import FIRST_FACE, N_NUMBER_CARDS, card_name, rank_of
 from .moves import BOMB_NAMES, Combo, combo_of
 from .plays import BET, BOMB, PASS, SEQ, SET, HaggisPlay
 from .rulings import BETS
@@ -182,4 +182,4 @@ def is_face_code(code: int) -> bool:
 
 __all__ = ["BET_BASE", "BOMB_BASE", "CARD_BASE", "HaggisDecision", "N_ACTIONS", "PASS_CODE", "SEQ_BASE",
            "SET_BASE", "card_code", "check_action", "describe_action", "describe_code", "main_code",
-           "play_codes", "is_wild"]
+           "play_codes"]

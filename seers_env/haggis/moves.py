@@ -33,8 +33,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple
 
-from .cards import FACE_RANKS, JACK, KING, MAX_NUMBER_RANK, MAX_RANK, MIN_RANK, N_SUITS, QUEEN, is_wild, \
-    rank_of, suit_of
+from .cards import JACK, KING, MAX_NUMBER_RANK, MAX_RANK, MIN_RANK, N_SUITS, QUEEN, is_wild, rank_of, suit_of
 from .plays import BOMB, MAX_WIDTH, PASS, SEQ, SET, HaggisPlay, PASS_PLAY
 
 BOMB_RAINBOW, BOMB_JQ, BOMB_JK, BOMB_QK, BOMB_JQK, BOMB_SUITED = 1, 2, 3, 4, 5, 6

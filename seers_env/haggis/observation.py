@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import CARD_BASE, N_CARD_CODES
 from .cards import FIRST_FACE, N_NUMBER_CARDS, is_wild, rank_of
 from .plays import BOMB, SEQ, SET
 
@@ -181,5 +180,4 @@ def state(game, decision=None) -> np.ndarray:
     return out
 
 
-__all__ = ["MAX_SEATS", "OBSERVATION_LAYOUT", "OBS_BOUND", "OBS_DIM", "OFFSETS", "STATE_DIM", "observe", "state",
-           "CARD_BASE", "N_CARD_CODES"]
+__all__ = ["MAX_SEATS", "OBSERVATION_LAYOUT", "OBS_BOUND", "OBS_DIM", "OFFSETS", "STATE_DIM", "observe", "state"]

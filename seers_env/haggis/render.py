@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .cards import cards_text
-from .moves import combo_of
 
 
 def render_text(game, decision=None) -> str:
