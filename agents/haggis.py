@@ -82,19 +82,20 @@ class HaggisHeuristicAgent(Agent):
     * **Sheds low cards**: a combination scores its card count, minus a little per value step (low cards
       first), plus the points of the trick when it takes the lead (sections 1, 5).
     * **Keeps bombs and wilds**: each wild used costs ``wild_cost``; a bomb costs ``bomb_cost`` unless an
-      opponent is down to ``danger_cards`` cards or fewer, or the trick holds ``bomb_points`` points.
+      opponent is down to ``danger_cards`` cards or fewer, and it counts the trick's points and its own as
+      lost (a bombed trick goes to an opponent, section 5).
     * Going out scores ``out_bonus``; passing scores 0 (so a costly beat is declined).
     """
 
     name = "heuristic"
     game = "haggis"
 
-    def __init__(self, seed: int | None = None, *, wild_cost: float = 1.6, bomb_cost: float = 7.0,
-                 value_cost: float = 0.12, danger_cards: int = 4, bomb_points: int = 10,
-                 out_bonus: float = 100.0, little_turns: int = 5, big_turns: int = 3):
+    def __init__(self, seed: int | None = None, *, wild_cost: float = 1.0, bomb_cost: float = 7.0,
+                 value_cost: float = 0.12, danger_cards: int = 6, out_bonus: float = 100.0,
+                 little_turns: int = 5, big_turns: int = 3):
         super().__init__(seed)
         self.wild_cost, self.bomb_cost, self.value_cost = wild_cost, bomb_cost, value_cost
-        self.danger_cards, self.bomb_points, self.out_bonus = danger_cards, bomb_points, out_bonus
+        self.danger_cards, self.out_bonus = danger_cards, out_bonus
         self.little_turns, self.big_turns = little_turns, big_turns
 
     def bet(self, view: HaggisSeatView) -> int:
@@ -126,10 +127,14 @@ class HaggisHeuristicAgent(Agent):
             if p.kind == PASS:
                 out.append((0.0, p))
                 continue
-            s = len(p.cards) - self.value_cost * c.value - self.wild_cost * _wilds(p)
-            s += 0.3 * (trick_points + sum(card_points(x, scoring) for x in p.cards))
-            if p.kind == BOMB and danger > self.danger_cards and trick_points < self.bomb_points:
-                s -= self.bomb_cost
+            s = len(p.cards) - self.wild_cost * _wilds(p)
+            at_stake = 0.3 * (trick_points + sum(card_points(x, scoring) for x in p.cards))
+            if p.kind == BOMB:  # section 5: a bombed trick goes to an opponent, so the points are lost
+                s -= at_stake
+                if danger > self.danger_cards:
+                    s -= self.bomb_cost
+            else:
+                s += at_stake - self.value_cost * c.value
             if len(p.cards) == hand_size:
                 s += self.out_bonus
             out.append((s, p))

@@ -55,12 +55,18 @@ def test_heuristic_bets_from_hand_strength():
 def test_heuristic_keeps_bombs_and_sheds_low_cards():
     hand = [number_card(0, 3), number_card(1, 5), number_card(2, 7), number_card(3, 9), number_card(0, 10)]
     other = [number_card(1, 4), number_card(2, 4), number_card(3, 4), number_card(0, 2), number_card(1, 2),
-             number_card(2, 8)]
+             number_card(2, 8), number_card(3, 2), number_card(0, 4), number_card(0, 6), number_card(1, 6),
+             number_card(2, 6)]
     g = HaggisGame.from_position(HaggisConfig(n_players=2), hands=[hand, other], current=1,
                                  captured=[list(faces_of(0)), list(faces_of(1))])
     g.apply(HaggisPlay(SET, (number_card(2, 8),)))  # seat 1 leads an 8; seat 0 holds a rainbow bomb
     p = HaggisHeuristicAgent().act(HaggisSeatView(g, 0))
     assert p.kind != BOMB and p == HaggisPlay(SET, (number_card(3, 9),))
+    # the opponent about to go out: the bomb is worth it
+    short = HaggisGame.from_position(HaggisConfig(n_players=2), hands=[hand, other[:3] + [number_card(2, 8)]],
+                                     current=1, captured=[list(faces_of(0)), list(faces_of(1)) + other[3:5]])
+    short.apply(HaggisPlay(SET, (number_card(2, 8),)))
+    assert HaggisHeuristicAgent().act(HaggisSeatView(short, 0)).kind == BOMB
     lead = HaggisGame.from_position(HaggisConfig(n_players=2), hands=[hand, other], current=0,
                                     captured=[list(faces_of(0)), list(faces_of(1))])
     p = HaggisHeuristicAgent().act(HaggisSeatView(lead, 0))
