@@ -48,6 +48,7 @@ GAME_AGENTS: dict[str, GameAgents] = {
                                 play_key="agents.games:seers_play_key"),
     "scout": GameAgents(greedy="agents.scout:ScoutGreedyAgent", heuristic="agents.scout:ScoutHeuristicAgent"),
     "seals": GameAgents(greedy="agents.seals:SealsGreedyAgent", heuristic="agents.seals:SealsHeuristicAgent"),
+    "haggis": GameAgents(greedy="agents.haggis:HaggisGreedyAgent", heuristic="agents.haggis:HaggisHeuristicAgent"),
 }
 
 

@@ -122,6 +122,11 @@ GAMES: dict[str, GameSpec] = {
         view="seers_env.seals.view:SealsSeatView", env_module="seers_env.seals_v0",
         env_id="seers/seals-v0", score_scale=4.0, rules="docs/seals_rules.md",
         placement="seers_env.seals.game:placements"),
+    "haggis": GameSpec(
+        name="haggis", title="Haggis", min_players=2, max_players=3,
+        game="seers_env.haggis.game:HaggisGame", config="seers_env.haggis.game:HaggisConfig",
+        view="seers_env.haggis.view:HaggisSeatView", env_module="seers_env.haggis_v0", env_id="seers/haggis-v0",
+        score_scale=60.0, rules="docs/haggis_rules.md", placement="seers_env.haggis.game:placements"),
 }
 
 

@@ -62,7 +62,8 @@ def test_import_seers_env_alone_registers_every_game_lazily():
         "heavy = [m for m in ('pettingzoo', 'gymnasium') if m in sys.modules]\n"
         "assert not heavy, heavy  # import seers_env stays light\n"
         "import pettingzoo\n"
-        "envs = [m for m in ('seers_env.seers_catalog_v0', 'seers_env.scout_v0', 'seers_env.seals_v0') if m in sys.modules]\n"
+        "envs = [m for m in ('seers_env.seers_catalog_v0', 'seers_env.scout_v0', 'seers_env.seals_v0',\n"
+        "        'seers_env.haggis_v0') if m in sys.modules]\n"
         "assert not envs, envs  # registered by entry-point strings, not by importing the modules\n"
         f"for env_id in {ENV_IDS!r}:\n"
         "    spec = pettingzoo.spec('aec', env_id)\n"
@@ -74,8 +75,9 @@ def test_import_seers_env_alone_registers_every_game_lazily():
         "print('old', old.unwrapped.metadata['name'])\n"
     )
     out = _fresh_python(code).split("\n")
-    assert out[:4] == ["seers/seers_catalog-v0 seers_catalog_v0 3", "seers/scout-v0 scout_v0 3",
-                       "seers/seals-v0 seals_v0 3", "old seers_catalog_v0"]
+    assert out[:5] == ["seers/seers_catalog-v0 seers_catalog_v0 3", "seers/scout-v0 scout_v0 3",
+                       "seers/seals-v0 seals_v0 3", "seers/haggis-v0 haggis_v0 3",
+                       "old seers_catalog_v0"]
 
 
 def test_registration_when_pettingzoo_was_imported_first():

@@ -1,0 +1,481 @@
+"""Haggis as a PettingZoo AEC environment (``haggis_v0``); rules ``docs/haggis_rules.md``.
+
+Environment card (in the style of PettingZoo's classic environments):
+
+===================  ==============================================================================
+Import               ``from seers_env.haggis_v0 import env`` (or ``raw_env``); registered in
+                     PettingZoo's AEC registry as ``"seers/haggis-v0"`` once ``seers_env`` is imported
+Actions              Discrete, ``N_ACTIONS == 814`` (:mod:`seers_env.haggis.actions`)
+Parallel API         no (turn-based)
+Manual control       no
+Agents               ``player_0 .. player_{n-1}``, n = 2 or 3; clockwise = increasing index
+Action shape         ``()`` (one int)
+Action values        ``0 .. 813``
+Observation shape    dict: ``observation`` float32 ``(274,)``, ``action_mask`` int8 ``(814,)``
+Observation values   ``observation`` in ``[0, 10]``; ``action_mask`` 0/1
+State shape          float32 ``(481,)`` (:func:`seers_env.haggis.observation.state`, full information)
+===================  ==============================================================================
+
+**Config** (``env(**config)``): ``n_players`` 2 or 3 (default 3); the
+:class:`~seers_env.haggis.game.HaggisConfig` fields ``target`` (350 or 250), ``n_rounds`` (``None``: to
+the target; an int: a fixed-length game), ``tie_leader``, ``card_points``; ``reward_mode`` ``"score"`` or
+``"win"``; ``illegal_action`` ``"penalize"`` or ``"raise"``; ``render_mode`` ``None``, ``"ansi"`` or
+``"human"``. A bad value raises ``ValueError`` (``TypeError`` for a wrong type or an unknown field).
+
+**Decisions.** At the start of its first turn of a round an agent bets (a decision of its own: ``BET``
+codes 1..3 for 0, 15, 30). A turn is then one or more actions of the same agent: the main code (pass, or
+the shape and value of a combination), then the combination's cards one at a time in ascending card code;
+card decisions where every remaining legal play has the same next card are skipped, and the play is made
+as soon as one legal play remains. Between the actions of one play the same agent stays
+``agent_selection`` with reward 0 and ``infos[agent]["stage"] == 1``; its observation shows the pending
+shape and cards. ``action_mask[a] == 1`` exactly when ``a`` continues a legal play of the engine's
+``legal_plays()`` (:class:`~seers_env.haggis.actions.HaggisDecision`); every legal play has one path.
+
+**Observation layout** (:data:`seers_env.haggis.observation.OBSERVATION_LAYOUT`; offsets are seats
+relative to the observer, 0 = self, 1 = next clockwise; cards: 45 number card ids then J, Q, K):
+
+=================  ====  =======================================================================
+part               size  meaning
+=================  ====  =======================================================================
+hand               48    own cards (45 number cards, own J, Q, K)
+pending_cards      48    cards chosen so far in a pending play
+pending_shape      4     set / sequence / bomb, pending flag
+pending_values     3     size or width / 8, length / 12, value / 13
+top_kind           4     last combination of the trick: none / set / sequence / bomb
+top_values         3     its size or width / 8, length / 12, value / 13
+top_seat           3     its player (offset)
+trick_cards        54    cards of the open trick (45 numbers, faces of offsets 0, 1, 2)
+played_cards       54    cards out of the hands this round (trick and captured piles)
+faces_held         9     face cards each offset still holds (public)
+hand_sizes         3     cards held / 17
+out, first_out     3+3   gone out; went out first
+bets               12    per offset: not decided / 0 / 15 / 30
+captured_points    3     card points captured / 50
+going_out          3     going-out points / 85
+bet_points         3     bet points / 90
+totals             3     game totals / target
+last_round         3     last round's scores / 100
+passes             1     consecutive passes / 2
+stage              3     bet / main / card decision of the observer
+haggis_size        1     Haggis cards / 8
+misc               3     3 players flag, round / 20, target / 350
+=================  ====  =======================================================================
+
+**Rewards.** ``"score"`` (default): at the end of each round every agent gets its round score (section
+8), so an agent's rewards sum to its final total. ``"win"``: 0 until the game ends, then
+``(n + 1 - 2 * place) / (n - 1)`` by finishing place (tied agents share the mean of their places).
+
+**Infos.** Every agent's info has the keys ``action_mask`` (int8, read-only; zeros unless to act),
+``stage`` (0 main decision, 1 a card of a pending play, -1 not to act), ``round``, ``totals``, ``winners``
+(``[]`` until the game ends) and ``illegal_action`` (-1, or the offending action).
+
+**Illegal actions.** ``"penalize"`` (default): the game ends, the offender gets -1 and the others 0.
+``"raise"``: :class:`IllegalActionError` and nothing changes. A non-integer action raises ``TypeError``
+and one outside ``0..N_ACTIONS-1`` raises ``ValueError``, changing nothing.
+
+**Positions.** ``reset(options={"game": HaggisGame.to_dict()})`` starts from that position (same config,
+not over). ``env.unwrapped.game`` is the engine game (read-only by convention).
+
+**Lifecycle.** Before ``reset()`` and after ``close()``, ``step``, ``observe``, ``last``, ``state``,
+``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded``. A mid-game environment pickles.
+
+**Version history.** v0: first release (Haggis engine format 1, catalogue of 814 actions).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from .haggis.actions import N_ACTIONS, HaggisDecision, check_action, describe_action
+from .haggis.game import HaggisConfig, HaggisGame
+from .haggis.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
+from .haggis.render import render_text
+from .haggis.view import HaggisSeatView
+
+REWARD_MODES = ("score", "win")
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+RENDER_MODES = ("human", "ansi")
+#: The :class:`~seers_env.haggis.game.HaggisConfig` fields the environment takes besides ``n_players``.
+CONFIG_FIELDS = tuple(f.name for f in fields(HaggisConfig) if f.name != "n_players")
+#: The keys of every agent's info, at every step.
+INFO_KEYS = ("action_mask", "stage", "round", "totals", "winners", "illegal_action")
+
+_AS_THEY_ARE = (int, float, str, type(None), np.ndarray)
+_RESET_TEXT = "call reset() first: the environment has not been reset, or was closed"
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class IllegalActionError(ValueError):
+    """An action outside the current action mask (``illegal_action="raise"``); nothing changed."""
+
+
+class ResetNeededAttributeError(ResetNeeded, AttributeError):
+    """An environment attribute (``agents``, ``agent_selection``, ...) read before ``reset()``: a
+    :class:`gymnasium.error.ResetNeeded` that is also an ``AttributeError`` (so ``hasattr`` still works)."""
+
+
+class raw_env(AECEnv):
+    """The Haggis AEC environment without wrappers (see the module docstring for the card).
+
+    Attributes:
+        config: the :class:`~seers_env.haggis.game.HaggisConfig` of every game.
+        game: the engine game of the episode (``None`` before ``reset()`` and after ``close()``).
+        decision: the pending :class:`~seers_env.haggis.actions.HaggisDecision` of ``agent_selection``
+            (``None`` once the game is over).
+
+    Raises:
+        ValueError / TypeError: a bad config value or an unknown field (the message names it and the
+            allowed values).
+    """
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "haggis_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, n_players: int = 3, reward_mode: str = "score", illegal_action: str = "penalize",
+                 render_mode: str | None = None, **config: Any):
+        super().__init__()
+        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
+        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; choose one of "
+                             f"{ILLEGAL_ACTION_MODES}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None or one of {RENDER_MODES}")
+        unknown = sorted(set(config) - set(CONFIG_FIELDS))
+        if unknown:
+            raise TypeError(f"unknown Haggis environment option(s) {unknown}; allowed: n_players, reward_mode, "
+                            f"illegal_action, render_mode, {', '.join(CONFIG_FIELDS)}")
+        self.config = HaggisConfig(n_players=n_players, **config)
+        self.reward_mode = reward_mode
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        n = self.config.n_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        # every agent has its own space objects (PettingZoo classic convention)
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0.0, OBS_BOUND, (OBS_DIM,), np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBS_BOUND, (STATE_DIM,), np.float32)
+        self._rng = np.random.default_rng()
+        self.game: HaggisGame | None = None
+        self.decision: HaggisDecision | None = None
+        self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # the acting agent's mask (read-only)
+        self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # everyone else's
+        self._obs_cache: np.ndarray | None = None  # the acting agent's observation
+        self._illegal: dict[str, int] = {}
+
+    def _require_reset(self) -> None:
+        if self.game is None:
+            raise ResetNeeded(_RESET_TEXT)
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def __setstate__(self, st: dict) -> None:
+        """Unpickling: the masks handed out in ``infos`` are read-only again (pickle drops the flag)."""
+        self.__dict__.update(st)
+        _read_only(self._mask)
+        _read_only(self._zero_mask)
+        for info in getattr(self, "infos", {}).values():
+            if isinstance(info.get("action_mask"), np.ndarray):
+                _read_only(info["action_mask"])
+
+    # --- episode ----------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game, or start from ``options["game"]`` (module docstring). ``seed`` seeds the
+        environment's generator (and so every later deal).
+
+        Raises:
+            ValueError: a bad seed; a ``game`` option with another config or already over (and what
+                :meth:`HaggisGame.from_dict` raises for a malformed one). TypeError: ``options`` is not a
+                dict, or its ``game`` is neither a dict nor a HaggisGame.
+        """
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
+            self._rng = np.random.default_rng(int(seed))
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        position = (options or {}).get("game")
+        if position is None:
+            game = HaggisGame(self.config, seed=int(self._rng.integers(2**63 - 1)))
+        else:
+            game = self._game_from_option(position)
+        self.game = game
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._skip_agent_selection = None
+        self._illegal = {}
+        self._new_decision()
+        if self.render_mode == "human":
+            self.render()
+
+    def _game_from_option(self, position: Any) -> HaggisGame:
+        if isinstance(position, HaggisGame):
+            position = position.to_dict()
+        if not isinstance(position, dict):
+            raise TypeError(f"options['game'] must be a HaggisGame.to_dict() dict (or a HaggisGame), got "
+                            f"{type(position).__name__}")
+        game = HaggisGame.from_dict(position)
+        if game.config != self.config:
+            raise ValueError(f"options['game'] has config {game.config.to_dict()}, but this environment plays "
+                             f"{self.config.to_dict()}; make the environment with that config")
+        if game.game_over:
+            raise ValueError("options['game'] is a finished game; give a position that is still being played")
+        return game
+
+    def _new_decision(self) -> None:
+        """The engine's seat to act gets a new decision: select its agent, set its mask and the infos."""
+        game = self.game
+        self.decision = HaggisDecision(game)
+        self.agent_selection = self.possible_agents[game.current]
+        self._mask = _read_only(self.decision.mask())
+        self._obs_cache = None
+        self._set_infos()
+
+    def _set_infos(self) -> None:
+        """Every agent's info, with the same keys (:data:`INFO_KEYS`) at every step."""
+        game = self.game
+        acting = None if self.decision is None else self.agent_selection
+        stage = -1 if self.decision is None else self.decision.stage
+        totals = game.totals
+        winners = game.winners() if game.game_over else []
+        self.infos = {a: {"action_mask": self._mask if a == acting else self._zero_mask,
+                          "stage": stage if a == acting else -1, "round": game.round, "totals": list(totals),
+                          "winners": list(winners),
+                          "illegal_action": self._illegal.get(a, -1)}
+                      for a in self.agents}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
+        arrays; the mask is all zeros unless ``agent`` is to act).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``. ValueError: an unknown agent.
+        """
+        self._require_reset()
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"agent {agent!r} is not one of {self.possible_agents}")
+        if self.decision is not None and agent == self.agent_selection:
+            if self._obs_cache is None:
+                self._obs_cache = observe(HaggisSeatView(self.game, seat), self.decision)
+            return {"observation": self._obs_cache.copy(), "action_mask": self._mask.copy()}
+        return {"observation": observe(HaggisSeatView(self.game, seat)),
+                "action_mask": np.zeros(N_ACTIONS, np.int8)}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
+        ``agent_selection``. The info is a new dict (lists copied; ``action_mask`` the read-only array of
+        ``infos[agent]``)."""
+        self._require_reset()
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        info = {k: list(v) if type(v) is list else v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v)
+                for k, v in self.infos[agent].items()}  # the info lists hold ints and strings
+        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
+
+    def state(self) -> np.ndarray:
+        """Full-information state (every hand) for centralised critics: float32 ``(STATE_DIM,)``."""
+        self._require_reset()
+        return np.clip(state(self.game, self.decision), 0.0, OBS_BOUND)
+
+    def step(self, action: Any) -> None:
+        """Take ``action`` for ``agent_selection`` (see the module docstring).
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+            TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
+            IllegalActionError: an action outside the mask with ``illegal_action="raise"`` (nothing changes).
+        """
+        self._require_reset()
+        agent = self.agent_selection
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = check_action(action)
+        decision = self.decision
+        if not decision.allowed(a):
+            if self.illegal_action == "raise":
+                try:
+                    decision.choose(a)  # raises, naming allowed actions
+                except ValueError as err:
+                    raise IllegalActionError(f"{agent}: {err}") from None
+            self._end_for_illegal(agent, a)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        play = decision.choose(a)
+        if play is None:  # more cards of this play follow (same agent)
+            self._mask = _read_only(decision.mask())
+            self._obs_cache = None
+            self._set_infos()
+        else:
+            result = self.game.apply(play)
+            if result.round_over and self.reward_mode == "score":
+                for x, r in zip(self.possible_agents, result.round_scores):
+                    self.rewards[x] = float(r)
+            if result.game_over:
+                self._end_game()
+            else:
+                self._new_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_game(self) -> None:
+        """The last round was scored: every agent terminates; ``"win"`` rewards by place (section 9)."""
+        game = self.game
+        n = self.config.n_players
+        if self.reward_mode == "win":
+            for x, place in zip(self.possible_agents, game.placements()):
+                self.rewards[x] = (n + 1 - 2 * place) / (n - 1)
+        self.decision = None
+        self._obs_cache = None
+        self._mask = self._zero_mask
+        self.terminations = {x: True for x in self.agents}
+        self.truncations = {x: False for x in self.agents}
+        self._set_infos()
+
+    def _end_for_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {x: 0.0 for x in self.agents}
+        self.rewards[agent] = -1.0
+        self.terminations = {x: True for x in self.agents}
+        self.decision = None
+        self._obs_cache = None
+        self._mask = self._zero_mask
+        self._illegal = {agent: action}
+        self._set_infos()
+        self._accumulate_rewards()
+
+    def describe_action(self, action: Any) -> str:
+        """``action`` in words for the pending decision (cards named when it is legal now)."""
+        self._require_reset()
+        return describe_action(action, self.game, self.decision)
+
+    # --- rendering --------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        """``"ansi"``: the table and the acting hand as a ``str``; ``"human"``: print it, return ``None``."""
+        self._require_reset()
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.game, self.decision)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``agent_iter``.
+
+        Raises:
+            ResetNeeded: before ``reset()`` or after ``close()``.
+        """
+        self._require_reset()
+        return super().agent_iter(max_iter)
+
+    def close(self) -> None:
+        """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``."""
+        self.game = None
+        self.decision = None
+        self._obs_cache = None
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose before-reset errors are ``gymnasium.error.ResetNeeded``
+    (attributes: :class:`ResetNeededAttributeError`), also after ``close()``."""
+
+    _GUARDED = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
+                          "agents"})
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._GUARDED and not self.__dict__.get("_has_reset", False):
+            raise ResetNeededAttributeError(f"{name} cannot be read yet: {_RESET_TEXT}")
+        return super().__getattr__(name)
+
+    def _check(self) -> None:
+        if not self._has_reset:
+            raise ResetNeeded(_RESET_TEXT)
+
+    def render(self):
+        self._check()
+        return super().render()
+
+    def observe(self, agent: str):
+        self._check()
+        return super().observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._check()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._check()
+        return super().agent_iter(max_iter)
+
+    def last(self, observe: bool = True):
+        self._check()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        self._check()
+        if self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def close(self) -> None:
+        super().close()
+        self._has_reset = False
+
+
+def env(**config: Any) -> AECEnv:
+    """``raw_env(**config)`` with PettingZoo's standard ``OrderEnforcingWrapper`` (its errors made
+    ``ResetNeeded``; see the module card).
+
+    Illegal actions are handled by :class:`raw_env` itself (default ``illegal_action="penalize"``, the
+    classic convention of ``TerminateIllegalWrapper``), and out-of-range actions raise a clear error.
+    """
+    return _OrderEnforcingWrapper(raw_env(**config))
+
+
+#: The PettingZoo registry id (``import seers_env`` registers it: :mod:`seers_env.registration`).
+ENV_ID = "seers/haggis-v0"
+
+__all__ = ["CONFIG_FIELDS", "ENV_ID", "ILLEGAL_ACTION_MODES", "INFO_KEYS", "IllegalActionError", "REWARD_MODES",
+           "ResetNeededAttributeError", "check_action", "env", "raw_env"]
