@@ -49,7 +49,7 @@ def test_rllib_agent_module_imports_no_ray_until_asked():
 
 @pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "tests").glob("*.py")))
 def test_other_tests_do_not_import_ray(path):
-    """Only test_rllib.py may import ray (or the rllib modules)."""
+    """Only test_rllib.py may import ray (or the rllib modules but train.rllib_agent)."""
     if path == "test_rllib.py":
         return
     tree = ast.parse((ROOT / "tests" / path).read_text())
@@ -61,4 +61,6 @@ def test_other_tests_do_not_import_ray(path):
             names = [node.module]
         for name in names:
             assert name != "ray" and not name.startswith("ray."), f"{path} imports {name}"
-            assert name not in RAY_MODULES, f"{path} imports {name}"
+            # train.rllib_agent imports no ray until asked (test above): its checkpoint readers may be
+            # tested anywhere
+            assert name not in RAY_MODULES or name == "train.rllib_agent", f"{path} imports {name}"
