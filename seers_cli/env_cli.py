@@ -457,7 +457,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         if profile and game != "seers_catalog":
             raise typer.BadParameter(f"--profile profiles the Seers Catalog AEC env only, not --game {game}",
-                                     param_hint="--profile")
+                                     param_hint="'--profile'")
         check_json_path(json_path)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed, game=game)
