@@ -4,6 +4,11 @@ and RLCard's Dou Dizhu, for the same wall time each, in one process; and our bat
 in a child process with OpenMP's passive wait policy (:func:`vector_threads_steps_per_s`); its play-level
 row (:func:`vector_plays_per_s`) counts whole plays of ``play_features`` then ``step_plays``.
 
+``seers bench env --game scout`` measures SCOUT the same way, in the same run as the peers: its AEC
+environment (:mod:`seers_env.scout_v0`, :func:`scout_steps_per_s`), its batch API
+(:class:`seers_env.scout.vector.ScoutVectorEnv`, 256 games, :func:`scout_vector_steps_per_s`) and its play
+level (:func:`scout_plays_per_s`), each on one thread.
+
 The peers need the optional ``bench`` extra (``pip install -e ".[bench]"``, which installs rlcard); a peer
 that is not installed is reported as missing.
 """
@@ -20,6 +25,10 @@ from .errors import non_negative, positive_seconds
 #: Targets: our AEC steps/s at least this many times RLCard's Dou Dizhu and PettingZoo's texas_holdem_v4.
 TARGET_VS_DOUDIZHU = 5.0
 TARGET_VS_HOLDEM = 3.0
+#: Target of SCOUT's batch API (``seers bench env --game scout``): env steps/s on the 2-core machine.
+TARGET_SCOUT_BATCH = 200_000
+#: The games ``seers bench env --game`` measures.
+BENCH_GAMES = ("seers_catalog", "scout")
 
 
 def _choice_rng(seed: int):
@@ -149,6 +158,60 @@ def vector_threads_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: i
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def scout_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, min_games: int = 0) -> float:
+    """Steps/s of random legal play on ``seers_env.scout_v0.env(n_players=...)`` (observations and masks
+    built at every step, as :func:`seers_steps_per_s`); ``min_games``: as :func:`_aec_steps`."""
+    from seers_env.scout_v0 import env
+
+    return _aec_steps(lambda: env(n_players=n_players), seconds, seed, min_games)
+
+
+def scout_vector_steps_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256,
+                             min_games: int = 0) -> float:
+    """Env steps/s (catalogue actions, summed over games) of random legal play on SCOUT's batch API
+    (:class:`seers_env.scout.vector.ScoutVectorEnv`) with ``num_envs`` games in flight: stacked observations
+    and masks built at every step, one thread. Each row's action is drawn from its mask by
+    :func:`seers_env.scout.kernel.random_legal_actions` (compiled; its time is counted). ``seconds`` and
+    ``min_games``: as :func:`vector_steps_per_s`."""
+    from seers_env.scout.kernel import random_legal_actions
+    from seers_env.scout.vector import ScoutVectorEnv
+
+    venv = ScoutVectorEnv(num_envs, n_players=n_players)
+    obs, _ = venv.reset(seed=seed)
+    rng = _choice_rng(seed)
+    steps = ended = 0
+    start = time.perf_counter()
+    while steps == 0 or time.perf_counter() - start < seconds or ended < min_games:
+        obs, _, term, trunc, _ = venv.step(random_legal_actions(obs["action_mask"], rng.random(num_envs)))
+        ended += int(term.sum() + trunc.sum())
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def scout_plays_per_s(seconds: float = 3.0, seed: int = 0, n_players: int = 4, num_envs: int = 256,
+                      min_games: int = 0) -> float:
+    """Plays/s (whole plays, summed over games) of random legal play on SCOUT's batch API at the play
+    level: at every step :meth:`ScoutVectorEnv.play_features()
+    <seers_env.scout.vector.ScoutVectorEnv.play_features>` (the state and one feature row per legal play of
+    every game) then :meth:`~seers_env.scout.vector.ScoutVectorEnv.step_plays` of one uniformly random legal
+    play per game (its time counted). One thread. A play is one catalogue step, two for a Scout & Show."""
+    import numpy as np
+
+    from seers_env.scout.vector import ScoutVectorEnv
+
+    venv = ScoutVectorEnv(num_envs, n_players=n_players)
+    venv.reset(seed=seed)
+    rng = _choice_rng(seed)
+    plays = ended = 0
+    start = time.perf_counter()
+    while plays == 0 or time.perf_counter() - start < seconds or ended < min_games:
+        feats = venv.play_features()
+        _, _, term, trunc, _ = venv.step_plays(rng.integers(np.diff(feats.offsets)))
+        ended += int(term.sum() + trunc.sum())
+        plays += num_envs
+    return plays / (time.perf_counter() - start)
+
+
 def texas_holdem_steps_per_s(seconds: float = 3.0, seed: int = 0, min_games: int = 0) -> float:
     """Steps/s of random legal play on PettingZoo's ``texas_holdem_v4`` (needs rlcard); ``min_games``: as
     :func:`_aec_steps`."""
@@ -240,17 +303,42 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
 PLAYS_ROW = "seers plays x256"
 
 
-def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo) -> None:
-    """Run every timed code path of :func:`run_env_bench` through whole games, untimed: our rows'
-    compiled code is loaded from numba's cache, or compiled (the first run after an install, said with
-    ``echo``: :func:`seers_cli.bench.compile_notice`), and the peers' lazy set-up is done. The threaded
-    row warms up in its own child process (:func:`vector_threads_steps_per_s`)."""
+#: The rows of ``seers bench env --game scout`` (:func:`run_env_bench`): AEC, batch, play level.
+SCOUT_ROWS = ("scout_v0", "scout vector x256", "scout plays x256")
+
+
+def plays_row(game: str = "seers_catalog") -> str:
+    """The play-level row of ``game`` in :func:`run_env_bench` (its figure is plays/s, not steps/s)."""
+    return SCOUT_ROWS[2] if game == "scout" else PLAYS_ROW
+
+
+def check_bench_game(game: str) -> str:
+    """``game`` when ``seers bench env`` measures it (:data:`BENCH_GAMES`).
+
+    Raises:
+        ValueError: another name (the message lists the allowed ones).
+    """
+    if game not in BENCH_GAMES:
+        raise ValueError(f"game {game!r} is not measured by seers bench env; choose one of {', '.join(BENCH_GAMES)}")
+    return game
+
+
+def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo, game: str = "seers_catalog") -> None:
+    """Run every timed code path of :func:`run_env_bench` for ``game`` through whole games, untimed: our
+    rows' compiled code is loaded from numba's cache, or compiled (the first run after an install, said
+    with ``echo``: :func:`seers_cli.bench.compile_notice`), and the peers' lazy set-up is done. The
+    threaded row of Seers Catalog warms up in its own child process (:func:`vector_threads_steps_per_s`)."""
     from .bench import compile_notice
 
     with compile_notice(echo):
-        seers_steps_per_s(0.0, seed, min_games=1)
-        vector_steps_per_s(0.0, seed, num_envs=4, min_games=4)
-        vector_plays_per_s(0.0, seed, num_envs=4, min_games=4)
+        if check_bench_game(game) == "scout":
+            scout_steps_per_s(0.0, seed, min_games=1)
+            scout_vector_steps_per_s(0.0, seed, num_envs=4, min_games=4)
+            scout_plays_per_s(0.0, seed, num_envs=4, min_games=4)
+        else:
+            seers_steps_per_s(0.0, seed, min_games=1)
+            vector_steps_per_s(0.0, seed, num_envs=4, min_games=4)
+            vector_plays_per_s(0.0, seed, num_envs=4, min_games=4)
     for fn in (texas_holdem_steps_per_s, doudizhu_steps_per_s):
         try:
             fn(0.0, seed, min_games=1)
@@ -258,25 +346,79 @@ def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo) -
             pass
 
 
-def run_env_bench(seconds: float = 3.0, seed: int = 0,
-                  echo: Callable[[str], None] = typer.echo) -> dict[str, float | None]:
+def run_env_bench(seconds: float = 3.0, seed: int = 0, echo: Callable[[str], None] = typer.echo,
+                  game: str = "seers_catalog") -> dict[str, float | None]:
     """``{"seers_catalog_v0": steps/s, "seers vector x256": ..., "seers vector x256, threads": ...,
     "seers plays x256": plays/s (:func:`vector_plays_per_s`), "texas_holdem_v4": steps/s,
-    "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed.
+    "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed. With ``game="scout"`` our rows
+    are SCOUT's (:data:`SCOUT_ROWS`: :func:`scout_steps_per_s`, :func:`scout_vector_steps_per_s`,
+    :func:`scout_plays_per_s`).
 
     Times after :func:`warm_up_env_bench` (``echo``: its notice when it compiles), so that compiling
-    is never in a figure."""
-    warm_up_env_bench(seed, echo)
-    out: dict[str, float | None] = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
-                                    "seers vector x256": vector_steps_per_s(seconds, seed),
-                                    "seers vector x256, threads": vector_threads_steps_per_s(seconds, seed),
-                                    PLAYS_ROW: vector_plays_per_s(seconds, seed)}
+    is never in a figure.
+
+    Raises:
+        ValueError: a game :data:`BENCH_GAMES` does not hold.
+    """
+    warm_up_env_bench(seed, echo, game)
+    if game == "scout":
+        out: dict[str, float | None] = dict(zip(SCOUT_ROWS, (scout_steps_per_s(seconds, seed),
+                                                             scout_vector_steps_per_s(seconds, seed),
+                                                             scout_plays_per_s(seconds, seed))))
+    else:
+        out = {"seers_catalog_v0": seers_steps_per_s(seconds, seed),
+               "seers vector x256": vector_steps_per_s(seconds, seed),
+               "seers vector x256, threads": vector_threads_steps_per_s(seconds, seed),
+               PLAYS_ROW: vector_plays_per_s(seconds, seed)}
     for name, fn in (("texas_holdem_v4", texas_holdem_steps_per_s), ("rlcard_doudizhu", doudizhu_steps_per_s)):
         try:
             out[name] = fn(seconds, seed)
         except ImportError:
             out[name] = None
     return out
+
+
+def _game_option(value: str) -> str:
+    """Typer callback of ``--game``: a game :data:`BENCH_GAMES` holds (``typer.BadParameter`` otherwise)."""
+    if value not in BENCH_GAMES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(BENCH_GAMES)}")
+    return value
+
+
+def _notes(game: str, r: dict[str, float | None]) -> list[str]:
+    """The caption of the table of ``seers bench env`` for ``game``: what the rows are, and the targets."""
+    import os
+
+    aec, batch = ("scout_v0", SCOUT_ROWS[1]) if game == "scout" else ("seers_catalog_v0", "seers vector x256")
+    if game == "scout":
+        notes = ["Every row runs on one thread, in this process (SCOUT's kernel has no threaded step).",
+                 f"{SCOUT_ROWS[2]}: plays/s of ScoutVectorEnv(256).play_features() then step_plays() of a "
+                 "random legal play per game; a play is 1 step of the vector row (2 for a Scout & Show), "
+                 "one step of Dou Dizhu. The other rows: steps/s."]
+    else:
+        import numba
+
+        policy = os.environ.get("OMP_WAIT_POLICY", THREADS_WAIT_POLICY)
+        notes = [f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
+                 f"thread(s) on {os.cpu_count()} core(s), in a child process with OMP_WAIT_POLICY="
+                 f"{policy}; the other rows run on one thread, in this process.",
+                 f"{PLAYS_ROW}: plays/s of SeersVectorEnv(256).play_features() (heuristic column, "
+                 "hidden hands, as the self-play actor) then step_plays() of a random legal play per "
+                 "game; a play is 1 to 3 steps of the vector rows, one step of Dou Dizhu. The other "
+                 "rows: steps/s."]
+    if None in r.values():
+        notes.append("missing: peers not installed (pip install -e '.[bench]')")
+    ours = r[aec]
+    for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
+        if r[peer] and ours:
+            ratio = ours / r[peer]
+            verdict = "met" if ratio >= target else "NOT met"
+            notes.append(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+    if game == "scout" and r[batch]:
+        verdict = "met" if r[batch] >= TARGET_SCOUT_BATCH else "NOT met"
+        notes.append(f"Target batch >= {TARGET_SCOUT_BATCH:,} steps/s: {verdict} ({r[batch]:,.0f}; "
+                     f"{os.cpu_count()} core(s), one thread)")
+    return notes
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -286,7 +428,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
         profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
-                                                 "part, and its share then and before the compiled engine."),
+                                                 "part, and its share then and before the compiled engine "
+                                                 "(Seers Catalog only)."),
+        game: str = typer.Option("seers_catalog", "--game", callback=_game_option, metavar="GAME",
+                                 help="The game whose environments are measured: seers_catalog or scout."),
     ) -> None:
         """Environment throughput (steps/s of random legal play) and its ratios to peer card games.
 
@@ -298,44 +443,38 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         play_features() (heuristic column, hidden hands) then step_plays() of a random legal play per
         game, in plays/s.
 
-        Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4.
+        With --game scout the rows are SCOUT's: scout_v0 (4 players), its batch API with 256 games
+        ('scout vector x256') and its play level ('scout plays x256'), each on one thread, in the same
+        run as the peers.
+
+        Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4; SCOUT's batch API
+        at least 200,000 steps/s.
         """
         import os
 
         from .bench import check_json_path, write_bench_json
         from .tables import print_cells
 
+        if profile and game != "seers_catalog":
+            raise typer.BadParameter(f"--profile profiles the Seers Catalog AEC env only, not --game {game}",
+                                     param_hint="'--profile'")
         check_json_path(json_path)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        r = run_env_bench(seconds, seed)
-        ours, vec, plays = r["seers_catalog_v0"], r["seers vector x256"], r[PLAYS_ROW]
+        r = run_env_bench(seconds, seed, game=game)
+        aec, vector = ("scout_v0", SCOUT_ROWS[1]) if game == "scout" else ("seers_catalog_v0", "seers vector x256")
+        play_row = plays_row(game)
+        ours, vec, plays = r[aec], r[vector], r[play_row]
 
         def times(mine: float | None, value: float | None) -> str:
             return f"{mine / value:.2f}x" if mine and value else "-"
 
-        import numba
-
-        policy = os.environ.get("OMP_WAIT_POLICY", THREADS_WAIT_POLICY)
         rows = [[name, "missing" if value is None else f"{value:,.0f}", times(ours, value), times(vec, value),
                  times(plays, value)] for name, value in r.items()]
-        notes = [f"threads: SeersVectorEnv(parallel=True), numba's pool of {numba.get_num_threads()} "
-                 f"thread(s) on {os.cpu_count()} core(s), in a child process with OMP_WAIT_POLICY="
-                 f"{policy}; the other rows run on one thread, in this process.",
-                 f"{PLAYS_ROW}: plays/s of SeersVectorEnv(256).play_features() (heuristic column, "
-                 "hidden hands, as the self-play actor) then step_plays() of a random legal play per "
-                 "game; a play is 1 to 3 steps of the vector rows, one step of Dou Dizhu. The other "
-                 "rows: steps/s."]
-        if None in r.values():
-            notes.append("missing: peers not installed (pip install -e '.[bench]')")
-        for peer, target in (("rlcard_doudizhu", TARGET_VS_DOUDIZHU), ("texas_holdem_v4", TARGET_VS_HOLDEM)):
-            if r[peer] and ours:
-                ratio = ours / r[peer]
-                verdict = "met" if ratio >= target else "NOT met"
-                notes.append(f"Target AEC >= {target:g}x {peer}: {verdict} ({ratio:.2f}x)")
+        title = "SCOUT environment" if game == "scout" else "Environment"
         # drawn on a terminal, Markdown in a file or a pipe, as seers eval, train and runs print tables
-        print_cells({"title": f"Environment random play ({seconds:g} s each, load {load:.1f})",
+        print_cells({"title": f"{title} random play ({seconds:g} s each, load {load:.1f})",
                      "headers": ["environment", "per s", "AEC/this", "vector/this", "plays/this"],
-                     "rows": rows, "legend": [], "caption": notes})
+                     "rows": rows, "legend": [], "caption": _notes(game, r)})
         if profile:
             parts = profile_parts(seed=seed)
             prows = [[name, f"{1e6 * parts[name] / parts['steps']:.1f}", f"{parts[name] / parts['total']:.0%}",
@@ -349,13 +488,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 return mine / value if mine and value else None
 
             # every record has the same keys; the plays row's figure is plays_per_s, the others' steps_per_s
-            results = {name: {"steps_per_s": None if name == PLAYS_ROW else value,
-                              "plays_per_s": value if name == PLAYS_ROW else None,
+            results = {name: {"steps_per_s": None if name == play_row else value,
+                              "plays_per_s": value if name == play_row else None,
                               "aec_ratio": over(ours, value), "vector_ratio": over(vec, value),
                               "plays_ratio": over(plays, value),
                               "note": None if value is not None else "not installed"}
                        for name, value in r.items()}
-            write_bench_json(json_path, "env", {"seconds": seconds, "seed": seed, "players": 4, "num_envs": 256,
-                                                "play_features": {"heuristic_prior": True, "hidden": True},
-                                                "target_vs_rlcard_doudizhu": TARGET_VS_DOUDIZHU,
-                                                "target_vs_texas_holdem_v4": TARGET_VS_HOLDEM}, results)
+            settings = {"game": game, "seconds": seconds, "seed": seed, "players": 4, "num_envs": 256,
+                        "target_vs_rlcard_doudizhu": TARGET_VS_DOUDIZHU, "target_vs_texas_holdem_v4": TARGET_VS_HOLDEM}
+            if game == "scout":
+                settings["target_batch_steps_per_s"] = TARGET_SCOUT_BATCH
+            else:
+                settings["play_features"] = {"heuristic_prior": True, "hidden": True}
+            write_bench_json(json_path, "env", settings, results)

@@ -46,6 +46,13 @@ hand and pile sizes, pile cards, unseen cards, chips, Scout & Show used, known s
 hands, totals, last round's scores, round, phase, seat to act, start player, player count, turns,
 pending stage and scouted card, config flags).
 
+**Engine.** The game runs on the compiled SCOUT kernel (:mod:`seers_env.scout.kernel`, one slot): each
+step is one compiled call that takes the action, applies a completed play and writes the next decision's
+action mask and observation, bit for bit those of the engine (:class:`~seers_env.scout.game.ScoutGame`,
+:class:`~seers_env.scout.actions.ScoutDecision`, :func:`~seers_env.scout.observation.observe`;
+``tests/test_scout_env_kernel.py``). ``env.unwrapped.game`` and ``env.unwrapped.decision`` are built on
+first access from the episode's seed (or position) and its actions, and follow every later step.
+
 **Rewards.** ``"score"`` (default): at the end of each round every agent gets its round score (section
 8), so an agent's rewards over a game sum to its final total. ``"win"``: 0 until the game ends, then
 ``(n + 1 - 2 * place) / (n - 1)`` where ``place`` is the agent's finishing place by total (section 9);
@@ -69,8 +76,10 @@ changes. In both modes an action that is not an integer raises ``TypeError`` and
 
 **Positions.** ``reset(options={"game": ScoutGame.to_dict()})`` starts from that position (a saved or
 hand-made game with this environment's config, not over; a :class:`~seers_env.scout.game.ScoutGame` is
-accepted too and copied). Other option keys are ignored. ``env.unwrapped.game`` is the engine game
-(read-only by convention).
+accepted too and copied): the kernel loads it (:meth:`ScoutKernel.load_game
+<seers_env.scout.kernel.ScoutKernel.load_game>`, later rounds dealt from its generator) and every step
+equals that of ``ScoutGame.from_dict`` of the same dict. Other option keys are ignored.
+``env.unwrapped.game`` is the engine game (read-only by convention).
 
 **Lifecycle.** Before ``reset()``, and after ``close()`` until the next ``reset()``, ``step``, ``observe``,
 ``last``, ``state``, ``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded`` (through
@@ -93,12 +102,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .scout.actions import N_ACTIONS, ScoutDecision, check_action, describe_action
-from .scout.game import ScoutConfig, ScoutGame
-from .scout.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
+from .scout.actions import (
+    H, N_ACTIONS, PendingScout, ScoutDecision, check_action, decode_action, describe_action, scout_show_action,
+)
+from .scout.cards import N_CARDS
+from .scout.game import ScoutConfig, ScoutGame, placements
+from .scout.kernel import (
+    IN_PLAY_MASK, MAX_ROUNDS, OUT_GAME_OVER, OUT_NOTHING, S_ALEN, S_CURRENT, S_HLEN, S_OUTCOME, S_PEND_END,
+    S_PEND_FLIP, S_PEND_POS, S_REASONS, S_ROUND, S_ROUND_CARDS, S_STAGE, S_TOTALS, ScoutKernel, step_all, write_all,
+    write_obs,
+)
+from .scout.observation import MAX_SEATS, OBS_BOUND, OBS_DIM, STATE_DIM, _put_slots, after_scout
 from .scout.render import render_text
-from .scout.rulings import REASON_TRUNCATED
-from .scout.view import ScoutSeatView
+from .scout.rulings import REASONS
 
 REWARD_MODES = ("score", "win")
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
@@ -126,14 +142,49 @@ class ResetNeededAttributeError(ResetNeeded, AttributeError):
     :class:`gymnasium.error.ResetNeeded` that is also an ``AttributeError`` (so ``hasattr`` still works)."""
 
 
+class _ActionLog:
+    """The catalogue actions taken in one game of the environment, and how far its :class:`ScoutGame`
+    (``raw_env.game``, built on demand) has followed them."""
+
+    __slots__ = ("actions", "applied", "pending")
+
+    def __init__(self, actions: list[int] | None = None):
+        self.actions: list[int] = [] if actions is None else actions
+        self.applied = 0
+        self.pending: PendingScout | None = None  # a stage-1 scout read but not yet applied
+
+    def catch_up(self, game: ScoutGame) -> None:
+        """Apply to ``game`` the plays completed by the actions it has not seen (``ScoutGame.apply`` of
+        :func:`~seers_env.scout.actions.decode_action`, as the environment applied them before it ran on
+        the kernel); a trailing stage-1 Scout & Show stays pending."""
+        actions = self.actions
+        while self.applied < len(actions):
+            got = decode_action(actions[self.applied], self.pending)
+            self.applied += 1
+            if isinstance(got, PendingScout):
+                self.pending = got
+            else:
+                self.pending = None
+                game.apply(got)
+
+
 class raw_env(AECEnv):
     """The SCOUT AEC environment without wrappers (see the module docstring for the card).
 
+    The game runs in slot 0 of a compiled :class:`~seers_env.scout.kernel.ScoutKernel`; one compiled call
+    per step (:func:`seers_env.scout.kernel.step_all`) takes the action, applies a completed play and
+    writes the next decision's action mask and observation, bit for bit those of the engine
+    (``tests/test_scout_env_kernel.py``).
+
     Attributes:
         config: the :class:`~seers_env.scout.game.ScoutConfig` of every game.
-        game: the engine game of the episode (``None`` before ``reset()`` and after ``close()``).
+        game: the engine :class:`~seers_env.scout.game.ScoutGame` of the episode (``None`` before
+            ``reset()`` and after ``close()``; read-only by convention). It is built on first access from
+            the episode's seed (or starting position) and the actions taken, and from then on applies
+            every play the environment applies (a reference kept across steps stays live); steps then
+            cost what the Python engine costs.
         decision: the pending :class:`~seers_env.scout.actions.ScoutDecision` of ``agent_selection``
-            (``None`` once the game is over).
+            (``None`` once the game is over), built on first access and kept up to date while held.
 
     Raises:
         ValueError / TypeError: a bad config value or an unknown field (the message names it and the
@@ -176,15 +227,31 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (STATE_DIM,), np.float32)
         self._rng = np.random.default_rng()
-        self.game: ScoutGame | None = None
-        self.decision: ScoutDecision | None = None
+        # the game: slot 0 of the compiled kernel, and the rows kernel.step_all writes
+        self._kernel = ScoutKernel(1, self.config)
+        self._action = np.zeros(1, np.int64)
+        self._obs = np.zeros((1, OBS_DIM), np.float32)  # the acting agent's observation (copied out)
+        self._step_rewards = np.zeros((1, n), np.float32)
+        self._terms = np.zeros(1, bool)
+        self._truncs = np.zeros(1, bool)
+        self._final = np.zeros((1, n), np.int64)
         self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # the acting agent's mask (read-only)
         self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # everyone else's
-        self._obs_cache: np.ndarray | None = None  # the acting agent's observation
+        self._acting: str | None = None  # the agent whose observation and mask those are; None: no decision
         self._illegal: dict[str, int] = {}
+        self._totals: list[int] = [0] * n  # per seat, completed rounds
+        self._reasons: list[str] = []  # per completed round
+        self._winners: list[int] = []  # once the game is over
+        self._aside: tuple[list[int], int] = ([], 0)  # 2 players: set-aside card ids, and their round
+        # the episode's seed (or starting position) and actions, for the game and decision built on demand
+        self._game_seed = 0
+        self._start: dict | None = None  # ScoutGame.to_dict() of the position reset() started from
+        self._log: _ActionLog | None = None
+        self._game: ScoutGame | None = None
+        self._decision: ScoutDecision | None = None
 
     def _require_reset(self) -> None:
-        if self.game is None:
+        if self._log is None:
             raise ResetNeeded(_RESET_TEXT)
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -192,6 +259,51 @@ class raw_env(AECEnv):
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
+
+    # --- the game and decision objects, built on demand -----------------------------------------------
+    @property
+    def game(self) -> ScoutGame | None:
+        """The engine game of this episode (see the class docstring); ``None`` before ``reset()``."""
+        log = self._log
+        if log is None:
+            return None
+        g = self._game
+        if g is None:  # first access this episode: deal from the seed (or restore the position), replay
+            g = self._game = (ScoutGame(self.config, seed=self._game_seed) if self._start is None
+                              else ScoutGame.from_dict(self._start))
+            log.applied, log.pending = 0, None
+            log.catch_up(g)
+        return g
+
+    @property
+    def decision(self) -> ScoutDecision | None:
+        """The pending :class:`~seers_env.scout.actions.ScoutDecision` (see the class docstring)."""
+        if self._acting is None:
+            return None
+        d = self._decision
+        if d is None:
+            d = ScoutDecision(self.game)
+            pending = self._pending()
+            if pending is not None:
+                d.choose(scout_show_action(*pending))
+            self._decision = d
+        return d
+
+    def _pending(self) -> PendingScout | None:
+        """The stage-1 scout of a Scout & Show waiting for its show, or ``None``."""
+        sc = self._kernel.scal[0]
+        if self._acting is None or not sc[S_STAGE]:
+            return None
+        return PendingScout(int(sc[S_PEND_END]), int(sc[S_PEND_FLIP]), int(sc[S_PEND_POS]))
+
+    def __getstate__(self) -> dict:
+        """Pickling (and ``copy.deepcopy``): the game and decision objects are left out and built again on
+        demand in the copy, from the episode's seed and actions."""
+        st = self.__dict__.copy()
+        st["_game"] = st["_decision"] = None
+        if self._log is not None:
+            st["_log"] = _ActionLog(list(self._log.actions))
+        return st
 
     def __setstate__(self, st: dict) -> None:
         """Unpickling: the masks handed out in ``infos`` are read-only again (pickle drops the flag)."""
@@ -210,20 +322,30 @@ class raw_env(AECEnv):
         Raises:
             ValueError: a bad seed; a ``game`` option with another config or already over (and what
                 :meth:`ScoutGame.from_dict` raises for a malformed one). TypeError: ``options`` is not a
-                dict, or its ``game`` is neither a dict nor a ScoutGame.
+                dict, or its ``game`` is neither a dict nor a ScoutGame. Nothing changes on an error.
         """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
-            self._rng = np.random.default_rng(int(seed))
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
         position = (options or {}).get("game")
-        if position is None:
-            game = ScoutGame(self.config, seed=int(self._rng.integers(2**63 - 1)))
+        start = None if position is None else self._game_from_option(position)
+        if seed is not None:
+            self._rng = np.random.default_rng(int(seed))
+        k = self._kernel
+        if start is None:
+            self._game_seed = int(self._rng.integers(2**63 - 1))
+            self._start = None
+            k.new_game(0, self._game_seed)  # dealt as ScoutGame(config, seed) deals it
+            aside = int(IN_PLAY_MASK[2] & ~k.scal[0, S_ROUND_CARDS]) if self.config.n_players == 2 else 0
+            self._aside = ([c for c in range(N_CARDS) if aside >> c & 1], 0)
         else:
-            game = self._game_from_option(position)
-        self.game = game
+            self._start = start.to_dict()
+            k.load_game(0, start)
+            self._aside = ([c for c, _ in start.set_aside], start.round)
+        self._log = _ActionLog()
+        self._game = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -231,7 +353,11 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._skip_agent_selection = None
         self._illegal = {}
-        self._new_decision()
+        self._winners = []
+        self._read_rounds()
+        masks = np.empty((1, N_ACTIONS), np.int8)
+        write_all(k.hands, k.scouted, k.active, k.scal, k.scores, self._obs, masks)
+        self._new_decision(masks)
         if self.render_mode == "human":
             self.render()
 
@@ -249,26 +375,36 @@ class raw_env(AECEnv):
             raise ValueError("options['game'] is a finished game; give a position that is still being played")
         return game
 
-    def _new_decision(self) -> None:
-        """The engine's seat to act gets a new decision: select its agent, set its mask and the infos."""
-        game = self.game
-        self.decision = ScoutDecision(game)
-        self.agent_selection = self.possible_agents[game.current]
-        self._mask = _read_only(self.decision.mask())
-        self._obs_cache = None
+    def _read_rounds(self) -> None:
+        """The totals and round-end reasons of the completed rounds, from the kernel."""
+        sc = self._kernel.scal[0]
+        self._totals = sc[S_TOTALS:S_TOTALS + self.config.n_players].tolist()
+        self._reasons = [REASONS[c] for c in sc[S_REASONS:S_REASONS + MAX_ROUNDS].tolist() if c >= 0]
+
+    def _new_decision(self, masks: np.ndarray) -> None:
+        """A new decision is written (its mask in ``masks``): select the engine's seat to act."""
+        self._decision = None
+        self._set_selection(self.possible_agents[int(self._kernel.scal[0, S_CURRENT])], masks)
+
+    def _set_selection(self, agent: str, masks: np.ndarray) -> None:
+        """``agent`` acts next, with the action mask ``masks[0]`` (read-only, also in its info)."""
+        self.agent_selection = agent
+        self._acting = agent
+        mask = self._mask = masks[0]
+        mask.flags.writeable = False
         self._set_infos()
 
     def _set_infos(self) -> None:
         """Every agent's info, with the same keys (:data:`INFO_KEYS`) at every step."""
-        game = self.game
-        acting = None if self.decision is None else self.agent_selection
-        stage = -1 if self.decision is None else self.decision.stage
-        totals, reasons = game.totals, game.round_end_reasons
-        winners = game.winners() if game.game_over else []
-        self.infos = {a: {"action_mask": self._mask if a == acting else self._zero_mask,
-                          "stage": stage if a == acting else -1, "round": game.round, "totals": list(totals),
-                          "round_end_reasons": list(reasons), "winners": list(winners),
-                          "illegal_action": self._illegal.get(a, -1)}
+        sc = self._kernel.scal[0]
+        acting = self._acting
+        stage = -1 if acting is None else int(sc[S_STAGE])
+        rnd = int(sc[S_ROUND])
+        totals, reasons, winners, illegal, mask, zero = (self._totals, self._reasons, self._winners, self._illegal,
+                                                         self._mask, self._zero_mask)
+        self.infos = {a: {"action_mask": mask if a == acting else zero, "stage": stage if a == acting else -1,
+                          "round": rnd, "totals": list(totals), "round_end_reasons": list(reasons),
+                          "winners": list(winners), "illegal_action": illegal.get(a, -1)}
                       for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -278,22 +414,28 @@ class raw_env(AECEnv):
         Raises:
             ResetNeeded: before ``reset()`` or after ``close()``. ValueError: an unknown agent.
         """
-        self._require_reset()
+        if self._log is None:
+            self._require_reset()
+        if agent == self._acting:
+            return {"observation": self._obs[0].copy(), "action_mask": self._mask.copy()}
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"agent {agent!r} is not one of {self.possible_agents}")
-        if self.decision is not None and agent == self.agent_selection:
-            if self._obs_cache is None:
-                self._obs_cache = observe(ScoutSeatView(self.game, seat), self.decision.pending)
-            return {"observation": self._obs_cache.copy(), "action_mask": self._mask.copy()}
-        return {"observation": observe(ScoutSeatView(self.game, seat)),
-                "action_mask": np.zeros(N_ACTIONS, np.int8)}
+        return {"observation": self._observation_without_pending(seat), "action_mask": np.zeros(N_ACTIONS, np.int8)}
+
+    def _observation_without_pending(self, seat: int) -> np.ndarray:
+        """float32 ``(OBS_DIM,)``: ``observe(ScoutSeatView(game, seat))`` (no pending scout), new."""
+        k = self._kernel
+        row = np.empty(OBS_DIM, np.float32)
+        write_obs(k.hands, k.scouted, k.active, k.scal, k.scores, 0, seat, 0, 0, 0, 0, row)
+        return row
 
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
         ``agent_selection``. The info is a new dict (lists copied; ``action_mask`` the read-only array of
         ``infos[agent]``)."""
-        self._require_reset()
+        if self._log is None:
+            self._require_reset()
         agent = self.agent_selection
         obs = self.observe(agent) if observe else None
         info = {k: list(v) if type(v) is list else v if isinstance(v, _AS_THEY_ARE) else copy.deepcopy(v)
@@ -301,10 +443,27 @@ class raw_env(AECEnv):
         return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
-        """Full-information state (every hand) for centralised critics: float32 ``(STATE_DIM,)``."""
+        """Full-information state (every hand) for centralised critics: float32 ``(STATE_DIM,)``, the layout
+        of :func:`seers_env.scout.observation.state`."""
         self._require_reset()
-        pending = None if self.decision is None else self.decision.pending
-        return np.clip(state(self.game, pending), -OBS_BOUND, OBS_BOUND)
+        k = self._kernel
+        sc = k.scal[0]
+        n = self.config.n_players
+        seat = int(sc[S_CURRENT])
+        pending = self._pending()
+        vec = np.zeros(STATE_DIM, np.float32)
+        vec[:OBS_DIM] = self._obs[0] if self._acting is not None else self._observation_without_pending(seat)
+        active = k.active[0, :sc[S_ALEN]].tolist()
+        for r in range(n):
+            s = (seat + r) % n
+            hand = k.hands[0, s, :sc[S_HLEN + s]].tolist()
+            if pending is not None and s == seat:
+                hand, _ = after_scout(hand, active, pending)
+            _put_slots(vec, OBS_DIM + r * 2 * H, hand)
+        aside, aside_round = self._aside
+        if aside and int(sc[S_ROUND]) == aside_round:  # 2 players: dealt in the next round
+            vec[OBS_DIM + MAX_SEATS * 2 * H + np.asarray(aside, np.int64)] = 1.0
+        return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
 
     def step(self, action: Any) -> None:
         """Take ``action`` for ``agent_selection`` (see the module docstring).
@@ -314,7 +473,8 @@ class raw_env(AECEnv):
             TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
             IllegalActionError: an action outside the mask with ``illegal_action="raise"`` (nothing changes).
         """
-        self._require_reset()
+        if self._log is None:
+            self._require_reset()
         agent = self.agent_selection
         if not self.agents:
             EnvLogger.warn_step_after_terminated_truncated()
@@ -322,32 +482,43 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = check_action(action)
-        decision = self.decision
-        if not decision.allowed(a):
+        a = action if type(action) is int and 0 <= action < N_ACTIONS else check_action(action)
+        if not self._mask[a]:
             if self.illegal_action == "raise":
                 try:
-                    decision.choose(a)  # raises, naming allowed actions
+                    self.decision.choose(a)  # raises, naming allowed actions
                 except ValueError as err:
                     raise IllegalActionError(f"{agent}: {err}") from None
             self._end_for_illegal(agent, a)
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        play = decision.choose(a)
-        if play is None:  # Scout & Show: the show follows (same agent)
-            self._mask = _read_only(decision.mask())
-            self._obs_cache = None
-            self._set_infos()
+        if self._decision is not None:  # keep a decision object handed out up to date
+            self._decision.choose(a)
+        self._log.actions.append(a)
+        k = self._kernel
+        self._action[0] = a
+        masks = np.empty((1, N_ACTIONS), np.int8)
+        # a game that ends counts as an "error" of step_all: no next game is drawn ahead in this slot
+        step_all(k.hands, k.scouted, k.active, k.scal, k.scores, k.deals, self._action, self._obs, masks,
+                 self._step_rewards, self._terms, self._truncs, self._final, False)
+        if self._game is not None:
+            self._log.catch_up(self._game)
+        sc = k.scal[0]
+        if sc[S_STAGE]:  # Scout & Show: the show follows (same agent)
+            self._set_selection(agent, masks)
         else:
-            result = self.game.apply(play)
-            if result.round_over and self.reward_mode == "score":
-                for x, r in zip(self.possible_agents, result.round_scores):
-                    self.rewards[x] = float(r)
-            if result.game_over:
-                self._end_game(result.round_end_reason == REASON_TRUNCATED)
+            out = sc[S_OUTCOME]
+            if out != OUT_NOTHING:  # a round ended (section 8)
+                self._read_rounds()
+                if self.reward_mode == "score":
+                    r = int(sc[S_ROUND]) - (out != OUT_GAME_OVER)
+                    for x, v in zip(self.possible_agents, k.scores[0, r].tolist()):
+                        self.rewards[x] = float(v)
+            if out == OUT_GAME_OVER:
+                self._end_game(bool(self._truncs[0]))
             else:
-                self._new_decision()
+                self._new_decision(masks)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -355,13 +526,15 @@ class raw_env(AECEnv):
     def _end_game(self, last_round_truncated: bool) -> None:
         """The last round was scored: every agent terminates (is truncated when that round hit the turn
         cap); ``"win"`` rewards by place (section 9)."""
-        game = self.game
         n = self.config.n_players
+        totals = self._totals
         if self.reward_mode == "win":
-            for x, place in zip(self.possible_agents, game.placements()):
+            for x, place in zip(self.possible_agents, placements(totals)):
                 self.rewards[x] = (n + 1 - 2 * place) / (n - 1)
-        self.decision = None
-        self._obs_cache = None
+        best = max(totals)
+        self._winners = [i for i, t in enumerate(totals) if t == best]  # ScoutGame.winners()
+        self._acting = None
+        self._decision = None
         self._mask = self._zero_mask
         self.terminations = {x: not last_round_truncated for x in self.agents}
         self.truncations = {x: last_round_truncated for x in self.agents}
@@ -373,8 +546,8 @@ class raw_env(AECEnv):
         self.rewards = {x: 0.0 for x in self.agents}
         self.rewards[agent] = -1.0
         self.terminations = {x: True for x in self.agents}
-        self.decision = None
-        self._obs_cache = None
+        self._acting = None
+        self._decision = None
         self._mask = self._zero_mask
         self._illegal = {agent: action}
         self._set_infos()
@@ -383,8 +556,7 @@ class raw_env(AECEnv):
     def describe_action(self, action: Any) -> str:
         """``action`` in words for the pending decision (cards named when it is legal now)."""
         self._require_reset()
-        pending = None if self.decision is None else self.decision.pending
-        return describe_action(action, self.game, pending)
+        return describe_action(action, self.game, self._pending())
 
     # --- rendering --------------------------------------------------------------------------------
     def render(self) -> str | None:
@@ -395,7 +567,7 @@ class raw_env(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
             return None
-        text = render_text(self.game, None if self.decision is None else self.decision.pending)
+        text = render_text(self.game, self._pending())
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -411,10 +583,12 @@ class raw_env(AECEnv):
         return super().agent_iter(max_iter)
 
     def close(self) -> None:
-        """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``."""
-        self.game = None
-        self.decision = None
-        self._obs_cache = None
+        """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``, and ``game`` and
+        ``decision`` are ``None``."""
+        self._log = None
+        self._game = None
+        self._decision = None
+        self._acting = None
 
 
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):

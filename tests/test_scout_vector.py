@@ -14,7 +14,7 @@ from seers_env.scout.bench import aec_steps_per_second, batch_plays_per_second, 
 from seers_env.scout.features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.scout.observation import OBS_DIM
 from seers_env.scout.plays import SCOUT, SCOUT_SHOW
-from seers_env.scout.vector import ScoutVectorEnv, slot_seed, slot_seeds
+from seers_env.scout.vector import INFO_KEYS, ScoutVectorEnv, slot_seed, slot_seeds
 from seers_env.scout_v0 import raw_env
 
 
@@ -36,13 +36,22 @@ def _check_rows(obs, infos, envs) -> None:
         np.testing.assert_array_equal(obs["action_mask"][i], o["action_mask"])
 
 
-def _check_step(out, envs) -> int:
-    """The step's rewards, terminations, truncations and totals are the AEC envs'; finished AEC games are
-    reset (the slot's next game). Returns the number of games that ended."""
+def _check_step(out, envs, acted) -> int:
+    """The step's rewards (of the seat that acted, ``acted[i]``; every seat's in ``infos["rewards"]``),
+    terminations, truncations and totals are the AEC envs'; finished AEC games are reset (the slot's next
+    game). Returns the number of games that ended."""
     obs, rewards, term, trunc, infos = out
+    n = len(envs)
+    assert rewards.shape == (n,) and rewards.dtype == np.float32
+    assert term.shape == trunc.shape == (n,) and term.dtype == trunc.dtype == np.bool_
+    assert infos["rewards"].shape == (n, envs[0].config.n_players) and infos["rewards"].dtype == np.float32
+    assert tuple(k for k in infos if not k.startswith("_")) == INFO_KEYS
+    assert all(infos[f"_{k}"].all() and infos[f"_{k}"].shape == (n,) for k in INFO_KEYS)
     ended = 0
     for i, e in enumerate(envs):
-        np.testing.assert_array_equal(rewards[i], np.array([e.rewards[a] for a in e.possible_agents], np.float32))
+        per_seat = np.array([e.rewards[a] for a in e.possible_agents], np.float32)
+        np.testing.assert_array_equal(infos["rewards"][i], per_seat)
+        assert rewards[i] == per_seat[acted[i]]
         assert term[i] == all(e.terminations.values()) and trunc[i] == all(e.truncations.values())
         if term[i] or trunc[i]:
             ended += 1
@@ -85,8 +94,8 @@ def test_vector_env_trajectories_equal_aec_envs(n_players, reward_mode, config):
             e.step(actions[i])
         stage2 += int((out[4]["stage"] == 1).sum())
         truncated += int(out[3].sum())
-        ended += _check_step(out, envs)
-        obs = out[0]
+        ended += _check_step(out, envs, infos["seat"])
+        obs, infos = out[0], out[4]
     assert ended >= 2
     assert n_players == 2 or stage2 > 0
     assert "max_turns_per_round" not in config or truncated > 0
@@ -127,7 +136,7 @@ def test_play_features_equal_python_features_and_step_plays_follows_the_aec_env(
         for i, e in enumerate(envs):
             for a in actions_of_play(e.game.legal_plays()[indices[i]]):  # one or two catalogue actions
                 e.step(a)
-        _check_step(out, envs)
+        _check_step(out, envs, f.seats)
     assert checked == 160 * n_envs and rows > checked and longest >= 14
 
 
@@ -165,7 +174,7 @@ def test_play_level_and_catalogue_steps_mix_between_whole_plays():
                     assert f.plays[lo:hi].tolist() == [list(p) for p in e.game.legal_plays()]
                 with pytest.raises(RuntimeError, match="second action of a Scout & Show"):
                     venv.step_plays(np.zeros(2, np.int64))
-        _check_step(out, envs)
+        _check_step(out, envs, infos["seat"])
         obs, infos = out[0], out[4]
     assert mid > 0
 
@@ -304,3 +313,176 @@ def test_bench_functions_report_positive_rates():
         batch_steps_per_second(0, 4, 0.05, 0)
     with pytest.raises(ValueError, match="seconds"):
         aec_steps_per_second(4, 0, 0)
+
+
+# --- Gymnasium's vector API --------------------------------------------------------------------------
+def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
+
+
+def test_vector_env_is_a_gymnasium_vector_env():
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+
+    venv = ScoutVectorEnv(3, n_players=3)
+    assert isinstance(venv, VectorEnv) and venv.unwrapped is venv and venv.num_envs == 3
+    assert venv.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    aec = raw_env(n_players=3)
+    assert venv.single_observation_space == aec.observation_space("player_0")
+    assert venv.single_action_space == aec.action_space("player_0")
+    assert venv.observation_space == batch_space(venv.single_observation_space, 3)
+    assert venv.action_space == batch_space(venv.single_action_space, 3)
+    assert not venv.closed
+    obs, infos = venv.reset(seed=0)
+    assert obs in venv.observation_space
+    assert list(infos) == list(INFO_KEYS) + [f"_{k}" for k in INFO_KEYS]
+    assert not infos["rewards"].any() and not infos["totals"].any()
+    obs, rewards, term, trunc, infos = venv.step(_random_actions(np.random.default_rng(0), obs["action_mask"]))
+    assert obs in venv.observation_space
+    assert rewards.shape == (3,) and rewards.dtype == np.float32
+    assert term.shape == trunc.shape == (3,) and term.dtype == trunc.dtype == np.bool_
+    venv.close()
+    assert venv.closed
+    venv.close()  # twice: nothing more
+    venv.reset(seed=1)
+    assert not venv.closed
+
+
+@pytest.mark.parametrize("reward_mode", ["score", "win"])
+def test_gymnasium_vector_wrappers_on_the_vector_env(reward_mode):
+    """RecordEpisodeStatistics, DictInfoToList, TransformReward and TransformAction wrap it and see the
+    env's own results: every step's list infos hold the dict infos, each slot's first episode statistics
+    are its return and length (Gymnasium 1.2 counts later episodes of a same-step env one step short, a
+    bug fixed upstream), rewards are scaled and actions mapped."""
+    from gymnasium.wrappers import vector as vector_wrappers
+
+    n = 3
+    venv = ScoutVectorEnv(n, n_players=3, n_rounds=1, reward_mode=reward_mode)
+    stats = vector_wrappers.RecordEpisodeStatistics(venv)
+    scaled = vector_wrappers.TransformReward(stats, lambda r: r / 15.0)
+    shifted = vector_wrappers.TransformAction(scaled, lambda a: np.asarray(a) - 1)
+    listed = vector_wrappers.DictInfoToList(shifted)
+    obs, infos = listed.reset(seed=3)
+    assert isinstance(infos, list) and [tuple(i) for i in infos] == [INFO_KEYS] * n
+    rng = np.random.default_rng(0)
+    returns, lengths, first_done = np.zeros(n), np.zeros(n, int), np.zeros(n, bool)
+    episodes = 0
+    for _ in range(3000):
+        actions = _random_actions(rng, obs["action_mask"])
+        acted = venv._seats()
+        obs, rewards, term, trunc, infos = listed.step(actions + 1)  # TransformAction takes the 1 off again
+        raw = np.array([i["rewards"][s] for i, s in zip(infos, acted)])  # the acting seat's reward
+        np.testing.assert_allclose(rewards, raw / 15.0, rtol=1e-6)
+        done = term | trunc
+        for i, info in enumerate(infos):
+            assert set(info) == set(INFO_KEYS) | ({"episode"} if done[i] else set()), info.keys()
+        returns += np.where(first_done, 0.0, raw)
+        lengths += ~first_done
+        for i in np.flatnonzero(done):
+            episodes += 1
+            if not first_done[i]:
+                assert infos[i]["episode"]["l"] == lengths[i]
+                assert infos[i]["episode"]["r"] == pytest.approx(returns[i])
+                first_done[i] = True
+        if first_done.all():
+            break
+    assert first_done.all() and len(stats.return_queue) == episodes
+
+
+def test_seed_lists_seed_each_slot_as_the_aec_env():
+    seeds = [5, None, 2**63 + 7, np.uint32(9)]
+    venv = ScoutVectorEnv(4, n_players=2)
+    obs, infos = venv.reset(seed=seeds)
+    for i, s in enumerate(seeds):
+        if s is None:
+            continue
+        e = raw_env(n_players=2)
+        e.reset(seed=int(s))
+        np.testing.assert_array_equal(obs["observation"][i], e.observe(e.agent_selection)["observation"])
+        np.testing.assert_array_equal(obs["action_mask"][i], e.observe(e.agent_selection)["action_mask"])
+    twin = ScoutVectorEnv(4, n_players=2)
+    twin.reset(seed=[0, 1, 2, 3])
+    same = ScoutVectorEnv(4, n_players=2)
+    same.reset(seed=[0, 1, 2, 3])
+    assert np.array_equal(twin.kernel.deals, same.kernel.deals)
+    for bad, text in (([1, 2], "2 entries"), ([0, -1, 0, 0], r"seed\[1\]=-1"), ("7", "seed='7'"),
+                      ([0, 1.5, 0, 0], r"seed\[1\]=1.5")):
+        with pytest.raises(ValueError, match=text):
+            venv.reset(seed=bad)
+
+
+def test_positions_start_their_slots_and_the_later_games_follow():
+    """A slot started from a position plays as the AEC env reset to it (after the deal of the game it
+    replaces), then the slot's later games; other slots are dealt as without the option."""
+    from seers_env.scout import ScoutConfig, ScoutGame
+
+    states = []
+    for k, plays in ((11, 30), (12, 45)):  # mid-game positions of random play
+        g = ScoutGame(ScoutConfig(n_players=4, n_rounds=2), seed=k)
+        rng = np.random.default_rng(k)
+        for _ in range(plays):
+            legal = g.legal_plays()
+            g.apply(legal[int(rng.integers(len(legal)))])
+        states.append(g)
+    config = states[0].config
+    n_envs, seed = 3, 4
+    venv = ScoutVectorEnv(n_envs, n_players=4, n_rounds=2)
+    plain = ScoutVectorEnv(n_envs, n_players=4, n_rounds=2)
+    obs, infos = venv.reset(seed=seed, options={"games": {0: states[0], 2: states[1].to_dict()}})
+    plain.reset(seed=seed)
+    assert np.array_equal(venv.kernel.deals[1], plain.kernel.deals[1])  # slot 1 dealt as without it
+    envs = []
+    for i in range(n_envs):
+        e = raw_env(n_players=4, n_rounds=2)
+        e.reset(seed=slot_seed(seed, i))
+        if i != 1:
+            e.reset(options={"game": states[0 if i == 0 else 1].to_dict()})  # in place of the first game
+        envs.append(e)
+    assert envs[0].game.to_dict() == states[0].to_dict() and config == envs[0].config
+    _check_rows(obs, infos, envs)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        out = venv.step(np.array(actions))
+        for e, a in zip(envs, actions):
+            e.step(a)
+        ended += _check_step(out, envs, infos["seat"])
+        obs, infos = out[0], out[4]
+    assert ended >= 3
+    listed, mapped = ScoutVectorEnv(n_envs, n_players=4, n_rounds=2), ScoutVectorEnv(n_envs, n_players=4, n_rounds=2)
+    listed.reset(seed=seed, options={"games": [states[0], None, states[1]]})
+    mapped.reset(seed=seed, options={"games": {0: states[0], 2: states[1]}})
+    assert _same(_state(listed), _state(mapped))  # a list of positions or a dict by slot: the same
+
+
+def test_position_errors_name_the_slot_and_change_nothing():
+    from seers_env.scout import ScoutConfig, ScoutGame
+
+    venv = ScoutVectorEnv(2, n_players=4)
+    venv.reset(seed=3)
+    before = _state(venv)
+    over = ScoutGame(ScoutConfig(n_players=4, n_rounds=1), seed=0)
+    while not over.game_over:
+        over.apply(over.legal_plays()[0])
+    four = ScoutVectorEnv(2, n_players=4, n_rounds=1)
+    four.reset(seed=0)
+    bad = [({"games": {0: ScoutGame(ScoutConfig(n_players=3), seed=0).to_dict()}}, ValueError,
+            r"options\['games'\]\[0\] has config"),
+           ({"games": {5: None}}, ValueError, "slot 5 is out of range"),
+           ({"games": {True: None}}, TypeError, "slot True is not an integer"),
+           ({"games": [None]}, ValueError, "1 entries"),
+           ({"games": "saved.json"}, TypeError, r"options\['games'\] must be"),
+           ({"games": {1: 7}}, TypeError, r"options\['games'\]\[1\] must be"),
+           ("games", TypeError, "options must be a dict")]
+    for options, error, words in bad:
+        with pytest.raises(error, match=words):
+            venv.reset(seed=9, options=options)
+        assert _same(before, _state(venv))
+    with pytest.raises(ValueError, match="finished game"):
+        four.reset(seed=1, options={"games": {0: over}})
+
+
+def test_vector_env_too_large_for_the_memory_is_a_value_error():
+    with pytest.raises(ValueError, match=r"num_envs=10000000000 games need more memory"):
+        ScoutVectorEnv(10**10, n_players=3)

@@ -8,8 +8,9 @@ environment (:mod:`seers_env.scout_v0`): :mod:`~seers_env.scout.actions` (the fl
 masks), :mod:`~seers_env.scout.observation` (observation and state vectors) and
 :mod:`~seers_env.scout.render` (text view). For learners: :mod:`~seers_env.scout.features` (play-scoring
 features), :mod:`~seers_env.scout.kernel` and :mod:`~seers_env.scout.kernel_features` (the compiled kernel of
-many games, numba), :mod:`~seers_env.scout.vector` (the batch API ``ScoutVectorEnv``, Gymnasium spaces) and
-:mod:`~seers_env.scout.bench` (throughput). Importing this package imports numpy only (no RL library).
+many games, numba), :mod:`~seers_env.scout.vector` (the batch API ``ScoutVectorEnv``, a Gymnasium
+``VectorEnv``) and :mod:`~seers_env.scout.bench` (throughput). Importing this package imports numpy only (no
+RL library).
 """
 
 from __future__ import annotations

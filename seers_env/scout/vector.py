@@ -1,28 +1,51 @@
 """Many SCOUT games stepped together, for learners: stacked observations, masks and rewards.
 
 :class:`ScoutVectorEnv` holds ``num_envs`` games of the AEC environment (:mod:`seers_env.scout_v0`) and
-steps them with one catalogue action each, on the compiled kernel (:mod:`seers_env.scout.kernel`). It
-follows Gymnasium's vector API (``reset(seed) -> (obs, infos)``, ``step(actions) -> (obs, rewards,
-terminations, truncations, infos)``, arrays stacked along a first axis of length ``num_envs``) with the
-turn-based twist of PettingZoo's AEC games, as :class:`seers_env.vector.SeersVectorEnv` does for Seers
-Catalog: each row is the decision of the seat to act in that game (``infos["seat"]``), and rewards are
-given to every seat.
+steps them with one catalogue action each, on the compiled kernel (:mod:`seers_env.scout.kernel`). It is a
+``gymnasium.vector.VectorEnv``, as :class:`seers_env.vector.SeersVectorEnv` is for Seers Catalog
+(``reset(seed, options) -> (obs, infos)``, ``step(actions) -> (obs, rewards, terminations, truncations,
+infos)``, arrays stacked along a first axis of length ``num_envs``, dict infos of arrays with their ``_key``
+masks), so Gymnasium's vector wrappers (``gymnasium.wrappers.vector``: ``RecordEpisodeStatistics``,
+``DictInfoToList``, ``TransformReward``, ``TransformAction`` ...) take it, with the turn-based twist of
+PettingZoo's AEC games: each row is the decision of the seat to act in that game (``infos["seat"]``).
 
+* spaces: ``single_observation_space`` is the AEC env's (``Dict(observation=Box(-50, 50, (849,)),
+  action_mask=Box(0, 1, (2396,), int8))``), ``single_action_space`` ``Discrete(2396)``;
+  ``observation_space`` and ``action_space`` are their batches (``gymnasium.vector.utils.batch_space``);
 * observations: ``{"observation": float32 (N, 849), "action_mask": int8 (N, 2396)}``, the acting seat's
   observation and mask (the AEC env's, stacked; a Scout & Show takes two actions of the same seat:
   ``infos["stage"] == 1`` at its second);
-* rewards: float32 ``(N, n_players)`` by absolute seat, as the AEC env gives them (``"score"``: round
-  scores when a round ends; ``"win"``: placement rewards when the game ends);
+* rewards: float32 ``(N,)``, the reward of the seat that acted in that row (the ``infos["seat"]`` of the
+  previous step), as the AEC env gives it (``"score"``: its round score when a round ends; ``"win"``: its
+  placement reward when the game ends). Every seat's reward of the step is in ``infos["rewards"]``,
+  float32 ``(N, n_players)`` by absolute seat (a round's end scores all seats, not only the one that
+  acted);
 * terminations / truncations: bool ``(N,)``: the game ended with this step (truncated when its last round
-  was cut by ``max_turns_per_round``, as the AEC env reports it);
-* autoreset in the same step: a game that ends is replaced at once by the next game of its slot, so the
-  returned row is the first decision of the new game; ``infos["totals"]`` (int64 ``(N, n_players)``)
-  holds the final totals of the games that ended (zeros elsewhere).
+  was cut by ``max_turns_per_round``, as the AEC env reports it). A truncated game is over too (its last
+  round is scored as it stands), so nothing follows it to bootstrap from;
+* autoreset in the same step (``metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP``):
+  a game that ends is replaced at once by the next game of its slot, so the returned row is the first
+  decision of the new game (no final observation is given: the game ended with no seat to act);
+* infos: the same keys at reset and at every step (:data:`INFO_KEYS`), each with its ``_key`` mask (all
+  true: every slot has every key), as Gymnasium's vector envs build them: ``seat`` and ``stage`` (int64
+  ``(N,)``, the seat to act now and its catalogue stage), ``rewards`` (above; zeros at reset) and
+  ``totals`` (int64 ``(N, n_players)``, the final totals of the games that ended with this step, zeros
+  elsewhere).
 
-**Seeds.** Slot ``i`` after ``reset(seed=seed)`` plays the games of ``raw_env().reset(seed=slot_seed(seed,
-i))`` followed by ``reset()`` after each game (:func:`slot_seed`: child ``i`` of
-``numpy.random.SeedSequence(seed)``, so that two seeds share no slot's games); the trajectories are those
-of the AEC envs (``tests/test_scout_vector.py``).
+**Seeds.** ``reset(seed=s)`` gives slot ``i`` the seed :func:`slot_seed(s, i) <slot_seed>`, child ``i`` of
+``numpy.random.SeedSequence(s).spawn(num_envs)`` (:mod:`seers_env.seeding`), so two different seeds share no
+game and slot ``i`` plays the same games whatever ``num_envs`` is; ``reset(seed=[s_0, ..., s_{N-1}])``
+seeds each slot directly, as Gymnasium's vector envs take a list. Slot ``i`` plays the games of
+``raw_env().reset(seed=slot seed)`` followed by ``reset()`` after each game: stepping the vector env gives
+the trajectories of those AEC envs (``tests/test_scout_vector.py``).
+
+**Positions.** ``reset(options={"games": {slot: ScoutGame.to_dict(), ...}})`` (or a list of ``num_envs``
+dicts and ``None``\\ s) starts those slots from the given positions (saved or hand-made games of this
+config, not over; a :class:`~seers_env.scout.game.ScoutGame` is copied), through
+:meth:`ScoutKernel.load_game <seers_env.scout.kernel.ScoutKernel.load_game>`: each plays on exactly as
+``ScoutGame.from_dict`` of its dict would. As in :class:`seers_env.vector.SeersVectorEnv`, the position
+takes the place of the slot's first game: the slot's later games are those it plays after its first game
+without the option. Other option keys are ignored.
 
 **Play level** (DouZero / PerfectDou style learners): :meth:`ScoutVectorEnv.play_features` gives every
 game's acting-seat state and one feature row per legal play (``ScoutGame.legal_plays()`` order;
@@ -34,16 +57,20 @@ while a game waits for the second action of a Scout & Show, :meth:`~ScoutVectorE
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
+from .. import seeding
 from . import kernel, kernel_features
 from .actions import N_ACTIONS
 from .features import PLAY_DIM, STATE_DIM
-from .game import ScoutConfig
+from .game import ScoutConfig, ScoutGame
 from .kernel import S_CURRENT, S_NEXT_READY, S_STAGE, ScoutKernel
 from .observation import OBS_BOUND, OBS_DIM
 
@@ -52,35 +79,32 @@ REWARD_MODES = ("score", "win")
 #: :class:`~seers_env.scout.game.ScoutConfig` fields the environment takes besides ``n_players``.
 CONFIG_FIELDS = ("first_player", "public_scout_flip_and_position", "two_player_may_stop", "max_turns_per_round",
                  "n_rounds")
+#: The keys of the vector env's infos (each with its ``_key`` mask), at reset and at every step.
+INFO_KEYS = ("seat", "stage", "rewards", "totals")
 
-
-def _check_seed(seed: Any, name: str = "seed") -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"{name}={seed!r} is not allowed; use an integer >= 0")
-    return int(seed)
+#: Bytes of the spaces and buffers of one game of :class:`ScoutVectorEnv`, about (for messages).
+_BYTES_PER_GAME = 2 * 8 * OBS_DIM + 2 * N_ACTIONS + 2 * (4 * OBS_DIM + N_ACTIONS) + 2 * 46 * 5 + 69 * 8 + 450
 
 
 def slot_seed(seed: int, i: int) -> int:
     """The seed of slot ``i`` after ``ScoutVectorEnv.reset(seed=seed)`` (any ``num_envs > i``): child ``i``
-    of ``numpy.random.SeedSequence(seed)`` (``SeedSequence(seed, spawn_key=(i,))``, what
-    ``SeedSequence(seed).spawn(n)[i]`` is), as a 64-bit ``int``. ``raw_env().reset(seed=slot_seed(seed,
-    i))``, then ``reset()`` after each game, plays that slot's games.
+    of ``numpy.random.SeedSequence(seed)`` (:func:`seers_env.seeding.child_seed`: ``SeedSequence(seed,
+    spawn_key=(i,))``, what ``SeedSequence(seed).spawn(n)[i]`` is), as a 64-bit ``int``.
+    ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each game, plays that slot's games.
 
     Raises:
         ValueError: a negative or non-integer ``seed`` or ``i``.
     """
-    seed = _check_seed(seed)
-    i = _check_seed(i, "i")
-    return int(np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1, np.uint64)[0])
+    return seeding.child_seed(seed, i)
 
 
 def slot_seeds(seed: int, num_envs: int) -> list[int]:
-    """``[slot_seed(seed, i) for i in range(num_envs)]``.
+    """``[slot_seed(seed, i) for i in range(num_envs)]`` (:func:`seers_env.seeding.spawn_seeds`).
 
     Raises:
         ValueError: a negative or non-integer ``seed`` or ``num_envs``.
     """
-    return [slot_seed(seed, i) for i in range(_check_seed(num_envs, "num_envs"))]
+    return seeding.spawn_seeds(seeding.check_seed(seed), seeding.check_seed(num_envs, "num_envs"))
 
 
 class VectorResetNeeded(ResetNeeded, RuntimeError):
@@ -110,8 +134,24 @@ class ScoutPlayFeatures(NamedTuple):
     plays: np.ndarray
 
 
-class ScoutVectorEnv:
-    """``num_envs`` SCOUT games stepped together (module docstring).
+def _game_from_option(position: Any, config: ScoutConfig, name: str) -> ScoutGame:
+    """The :class:`ScoutGame` of a position option (a ``ScoutGame.to_dict()`` dict, or a ScoutGame, copied),
+    of ``config`` and not over; the errors of :meth:`seers_env.scout_v0.raw_env.reset`, naming ``name``."""
+    if isinstance(position, ScoutGame):
+        position = position.to_dict()
+    if not isinstance(position, dict):
+        raise TypeError(f"{name} must be a ScoutGame.to_dict() dict (or a ScoutGame), got {type(position).__name__}")
+    game = ScoutGame.from_dict(position)
+    if game.config != config:
+        raise ValueError(f"{name} has config {game.config.to_dict()}, but this environment plays "
+                         f"{config.to_dict()}; make the environment with that config")
+    if game.game_over:
+        raise ValueError(f"{name} is a finished game; give a position that is still being played")
+    return game
+
+
+class ScoutVectorEnv(VectorEnv):
+    """``num_envs`` SCOUT games stepped together, a ``gymnasium.vector.VectorEnv`` (module docstring).
 
     Args:
         num_envs: games in flight, at least 1.
@@ -123,13 +163,14 @@ class ScoutVectorEnv:
         kernel: the :class:`~seers_env.scout.kernel.ScoutKernel` holding the games (``None`` before
             ``reset()`` and after ``close()``; read-only by convention).
         config: the :class:`~seers_env.scout.game.ScoutConfig` of every game.
+        closed: Gymnasium's flag: :meth:`close` was called (and no :meth:`reset` since).
 
     Raises:
-        ValueError: ``num_envs < 1``, an unknown reward mode or a bad config value. TypeError: an unknown
-            config field, or a field of the wrong type.
+        ValueError: ``num_envs < 1``, an unknown reward mode, a bad config value, or more games than the
+            memory holds. TypeError: an unknown config field, or a field of the wrong type.
     """
 
-    metadata = {"name": "scout_v0_vector", "autoreset_mode": "SameStep"}
+    metadata = {"name": "scout_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int, n_players: int = 4, reward_mode: str = "score", **config: Any):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -144,19 +185,26 @@ class ScoutVectorEnv:
         self.num_envs = int(num_envs)
         self.n_players = self.config.n_players
         self.reward_mode = reward_mode
-        n = self.num_envs
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
         })
         self.single_action_space = spaces.Discrete(N_ACTIONS)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (n, OBS_DIM), np.float32),
-            "action_mask": spaces.Box(0, 1, (n, N_ACTIONS), np.int8),
-        })
-        self.action_space = spaces.MultiDiscrete(np.full(n, N_ACTIONS))
+        try:
+            self._allocate()
+        except MemoryError:
+            raise ValueError(f"num_envs={self.num_envs} games need more memory than this machine can allocate "
+                             f"(their spaces, observations and masks take about {_BYTES_PER_GAME // 1000} kB "
+                             f"per game); use fewer") from None
+
+    def _allocate(self) -> None:
+        """The spaces and buffers of ``num_envs`` games (``MemoryError`` when they do not fit)."""
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)  # MultiDiscrete
+        n = self.num_envs
         self.kernel: ScoutKernel | None = None
-        self._closed = False
+        self.closed = False
+        self._all_true = np.ones(n, bool)
         self._rewards = np.zeros((n, self.n_players), np.float32)
         self._terms = np.zeros(n, bool)
         self._truncs = np.zeros(n, bool)
@@ -166,35 +214,96 @@ class ScoutVectorEnv:
 
     # --- episodes -------------------------------------------------------------------------------------
     def slot_seeds(self, seed: int) -> list[int]:
-        """The seed of each slot after ``reset(seed=seed)`` (:func:`slot_seeds`)."""
-        return slot_seeds(seed, self.num_envs)
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        """Deal a new game in every slot; slot ``i`` plays the games of ``raw_env().reset(seed=slot_seed(seed,
-        i))`` (fresh entropy when ``seed`` is None). ``options`` is ignored.
-
-        Returns:
-            ``(observations, infos)``; infos: ``{"seat": int64 (N,), "stage": int64 (N,)}``.
+        """The seed of each slot after ``reset(seed=seed)`` (:func:`slot_seeds`); ``raw_env().reset(
+        seed=venv.slot_seeds(seed)[i])`` plays slot ``i``'s games.
 
         Raises:
             ValueError: a negative or non-integer seed.
         """
-        if seed is None:
-            seeds = [int(s.generate_state(1, np.uint64)[0]) for s in np.random.SeedSequence().spawn(self.num_envs)]
-        else:
-            seeds = self.slot_seeds(seed)
+        return slot_seeds(seed, self.num_envs)
+
+    def reset(self, seed: int | Sequence[int | None] | None = None,
+              options: dict | None = None) -> tuple[dict, dict]:
+        """Deal a new game in every slot.
+
+        Args:
+            seed: an integer ``s``: slot ``i`` is seeded with :func:`slot_seed(s, i) <slot_seed>`; a sequence
+                of ``num_envs`` seeds (integers >= 0, or None): slot ``i`` with ``seed[i]``, exactly as
+                ``raw_env().reset(seed=seed[i])``; None: fresh entropy.
+            options: ``{"games": {slot: ScoutGame.to_dict(), ...}}`` or ``{"games": [dict or None] *
+                num_envs}``: start those slots from positions (module docstring); other keys are ignored.
+
+        Returns:
+            ``(observations, infos)``; infos: :data:`INFO_KEYS` with their ``_key`` masks (module docstring).
+
+        Raises:
+            ValueError: a negative or non-integer seed, or a sequence of the wrong length; a position of
+                another config or already over, or a slot out of range. TypeError: ``options`` is not a
+                dict, or ``games`` not a dict or list of positions. Nothing changes on any error.
+        """
+        seeds = self._slot_seed_list(seed)
+        starts = self._positions(options)
+        fresh = np.random.SeedSequence().spawn(self.num_envs) if any(s is None for s in seeds) else []
         k = ScoutKernel(self.num_envs, self.config)
         for i, s in enumerate(seeds):
-            rng = np.random.default_rng(s)  # as raw_env.reset(seed=s): each game's seed drawn from it
+            rng = np.random.default_rng(fresh[i] if s is None else s)  # as raw_env.reset(seed=s)
             k.slot_rngs[i] = rng
-            k.new_game(i, int(rng.integers(2**63 - 1)))
+            game_seed = int(rng.integers(2**63 - 1))  # a position takes the place of that first game
+            if starts[i] is None:
+                k.new_game(i, game_seed)
+            else:
+                k.load_game(i, starts[i])
             k.next_game_ahead(i)
         self.kernel = k
-        self._closed = False
+        self.closed = False
         self._plays = None
         self._fresh_outputs()
+        self._rewards[:] = 0.0
+        self._totals[:] = 0
         kernel.write_all(k.hands, k.scouted, k.active, k.scal, k.scores, self._obs, self._masks)
-        return self._observations(), {"seat": self._seats(), "stage": k.scal[:, S_STAGE].copy()}
+        return self._observations(), self._infos()
+
+    def _slot_seed_list(self, seed: Any) -> list[int | None]:
+        """Each slot's seed for :meth:`reset` (None: fresh entropy); ``ValueError`` on a bad ``seed``."""
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            return self.slot_seeds(seed)
+        if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+            raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {self.num_envs} "
+                             f"such seeds (or None entries), or None")
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot "
+                             f"({self.num_envs})")
+        return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
+
+    def _positions(self, options: Any) -> list[ScoutGame | None]:
+        """Each slot's starting position of ``options["games"]`` (None: deal), checked (:meth:`reset`)."""
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        games = (options or {}).get("games")
+        starts: list[ScoutGame | None] = [None] * self.num_envs
+        if games is None:
+            return starts
+        if isinstance(games, Mapping):
+            items = list(games.items())
+        elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
+            if len(games) != self.num_envs:
+                raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
+                                 f"per slot ({self.num_envs}), None where a slot is dealt")
+            items = list(enumerate(games))
+        else:
+            raise TypeError(f"options['games'] must be a dict {{slot: ScoutGame.to_dict()}} or a list of "
+                            f"{self.num_envs} positions (None to deal), got {type(games).__name__}")
+        for slot, position in items:
+            if isinstance(slot, (bool, np.bool_)) or not isinstance(slot, (int, np.integer)):
+                raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {self.num_envs - 1}")
+            if not 0 <= slot < self.num_envs:
+                raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {self.num_envs - 1}")
+            if position is not None:
+                starts[int(slot)] = _game_from_option(position, self.config, f"options['games'][{slot}]")
+        return starts
 
     def _fresh_outputs(self) -> None:
         """New arrays for the next observations and masks (every row is written by compiled code; they
@@ -208,9 +317,18 @@ class ScoutVectorEnv:
     def _seats(self) -> np.ndarray:
         return self.kernel.scal[:, S_CURRENT].copy()
 
+    def _infos(self) -> dict[str, np.ndarray]:
+        """:data:`INFO_KEYS` (new arrays) with their ``_key`` masks (every slot has every key)."""
+        k = self.kernel
+        infos: dict[str, np.ndarray] = {"seat": self._seats(), "stage": k.scal[:, S_STAGE].copy(),
+                                        "rewards": self._rewards.copy(), "totals": self._totals.copy()}
+        for key in INFO_KEYS:
+            infos[f"_{key}"] = self._all_true.copy()
+        return infos
+
     def _check_open(self, name: str) -> ScoutKernel:
         if self.kernel is None:
-            if self._closed:
+            if self.closed:
                 raise VectorResetNeeded(f"{name}() after close(); call reset() to deal new games first")
             raise VectorResetNeeded(f"call reset() before {name}()")
         return self.kernel
@@ -236,8 +354,9 @@ class ScoutVectorEnv:
             actions: int array-like ``(num_envs,)``, each allowed by its row's action mask.
 
         Returns:
-            ``(observations, rewards float32 (N, n_players), terminations bool (N,), truncations bool (N,),
-            infos)``; infos: ``{"seat": int64 (N,), "stage": int64 (N,), "totals": int64 (N, n_players)}``.
+            ``(observations, rewards float32 (N,), terminations bool (N,), truncations bool (N,), infos)``:
+            each row's reward is that of the seat that acted; infos: :data:`INFO_KEYS` with their ``_key``
+            masks, every seat's reward in ``infos["rewards"]`` (module docstring).
 
         Raises:
             VectorResetNeeded (a ``gymnasium.error.ResetNeeded``): before ``reset()`` or after ``close()``.
@@ -255,18 +374,20 @@ class ScoutVectorEnv:
                              f"{allowed[:12].tolist()}{more})")
         self._fresh_outputs()
         self._plays = None
+        acted = self._seats()
         errors = kernel.step_all(k.hands, k.scouted, k.active, k.scal, k.scores, k.deals, a, self._obs, self._masks,
                                  self._rewards, self._terms, self._truncs, self._totals, self.reward_mode == "win")
-        return self._after_step(errors)
+        return self._after_step(errors, acted)
 
-    def _after_step(self, errors: int) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def _after_step(self, errors: int, acted: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The step's results; ``acted``: the seat that acted in each row."""
         k = self.kernel
         if errors:  # every slot always has its next game drawn ahead: a broken kernel state
             raise RuntimeError(f"{errors} game(s) ended without a next game drawn ahead")
         for i in np.flatnonzero(k.scal[:, S_NEXT_READY] == 0).tolist():
             k.next_game_ahead(i)  # the slot's next game, in Python
-        return (self._observations(), self._rewards.copy(), self._terms.copy(), self._truncs.copy(),
-                {"seat": self._seats(), "stage": k.scal[:, S_STAGE].copy(), "totals": self._totals.copy()})
+        rewards = self._rewards[np.arange(self.num_envs), acted]  # a new array
+        return self._observations(), rewards, self._terms.copy(), self._truncs.copy(), self._infos()
 
     def action_masks(self) -> np.ndarray:
         """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array), as sb3-contrib asks.
@@ -304,8 +425,9 @@ class ScoutVectorEnv:
         (:meth:`play_features` order), one or two catalogue actions of :meth:`step`.
 
         Returns:
-            What :meth:`step` returns, with the same conventions (autoreset; the observations and masks of
-            the next catalogue decisions).
+            What :meth:`step` returns, with the same conventions (rewards ``(N,)`` of the seat that played,
+            every seat's in ``infos["rewards"]``; autoreset; the observations and masks of the next
+            catalogue decisions).
 
         Raises:
             VectorResetNeeded: before ``reset()`` or after ``close()``.
@@ -332,19 +454,21 @@ class ScoutVectorEnv:
         chosen = keys[offsets[:-1] + a]
         self._fresh_outputs()
         self._plays = None
+        acted = self._seats()
         errors = kernel.step_keys_all(k.hands, k.scouted, k.active, k.scal, k.scores, k.deals, chosen, self._obs,
                                       self._masks, self._rewards, self._terms, self._truncs, self._totals,
                                       self.reward_mode == "win")
-        return self._after_step(errors)
+        return self._after_step(errors, acted)
 
-    def close(self) -> None:
-        """Release the games; every method but :meth:`reset` then raises ``ResetNeeded``."""
+    def close(self, **kwargs: Any) -> None:
+        """Release the games (``closed`` is then true); every method but :meth:`reset` then raises
+        :class:`VectorResetNeeded` until ``reset()`` deals new ones. Closing twice does nothing more."""
         self.kernel = None
         self._plays = None
-        self._closed = True
+        self.closed = True
 
 
 assert STATE_DIM > OBS_DIM and PLAY_DIM > 0
 
-__all__ = ["CONFIG_FIELDS", "REWARD_MODES", "ScoutPlayFeatures", "ScoutVectorEnv", "VectorResetNeeded",
+__all__ = ["CONFIG_FIELDS", "INFO_KEYS", "REWARD_MODES", "ScoutPlayFeatures", "ScoutVectorEnv", "VectorResetNeeded",
            "slot_seed", "slot_seeds"]
