@@ -40,6 +40,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from seers_env.games import game_of
 from seers_env.protocol import GameState, SeatView
 
@@ -58,6 +60,13 @@ class SearchGuide(Protocol):
     def values(self, game: GameState) -> Sequence[float]:
         """Each seat's expected score this round minus the mean of the others' (points, ``n_players``
         floats), in ``game`` (a full, sampled state: the search's determinization), mid-round."""
+
+
+def _by_prior(prior: Sequence[float]) -> list[int]:
+    """Indices of ``prior`` by falling value, ties in index order."""
+    if len(prior) == 1:
+        return [0]
+    return np.argsort(-np.asarray(prior, dtype=np.float64), kind="stable").tolist()
 
 
 class _Node:
@@ -198,18 +207,27 @@ class ISMCTSAgent(Agent):
                 prior = guide.priors(view_class(game, seat))
             children = node.children
             tried = tried_reward = 0.0
+            best_q = -math.inf
             for c in children.values():
                 tried += c.visits
                 tried_reward += c.reward
+                q = c.reward / c.visits
+                if q > best_q:
+                    best_q = q
             fpu = tried_reward / tried if tried else 0.0
+            top_q = max(fpu, best_q)
             scale = c_puct * math.sqrt(max(root_visits if node is root else node.visits, 1))
             best_i, best_score, best_child = 0, -math.inf, None
-            for i, p in enumerate(legal):
-                c = children.get(key(p))
+            # plays by falling prior (ties: legal order); no later play can beat top_q + scale * prior
+            for i in _by_prior(prior):
+                p_i = prior[i]
+                if top_q + scale * p_i <= best_score:
+                    break
+                c = children.get(key(legal[i]))
                 if c is None:
-                    score = fpu + scale * prior[i]
+                    score = fpu + scale * p_i
                 else:
-                    score = c.reward / c.visits + scale * prior[i] / (1 + c.visits)
+                    score = c.reward / c.visits + scale * p_i / (1 + c.visits)
                 if score > best_score:
                     best_i, best_score, best_child = i, score, c
             play = legal[best_i]

@@ -102,9 +102,16 @@ class NetworkGuide:
         net: the network (its weights are copied now: later changes are not seen).
         game: the game's registry name (its features: :func:`train.game_adapters.game_adapter`).
         center: centre the seats' values to sum to zero.
+        temperature: the priors are ``softmax(logits / temperature)`` (> 1 flattens the trained policy,
+            whose best play often holds 99% of the mass, so that the search explores).
+
+    Raises:
+        ValueError: ``temperature`` is not a finite number > 0.
     """
 
-    def __init__(self, net: PlayScoringNet, game: str = DEFAULT_GAME, center: bool = True):
+    def __init__(self, net: PlayScoringNet, game: str = DEFAULT_GAME, center: bool = True,
+                 temperature: float = 1.0):
+        self.check_temperature(temperature)
         from .game_adapters import game_adapter
 
         self.net = net
@@ -112,9 +119,17 @@ class NetworkGuide:
         self.scorer = shared_scorer(net)
         self.value_head = NumpyValueHead(net)
         self.center = center
+        self.temperature = float(temperature)
+
+    @staticmethod
+    def check_temperature(temperature) -> None:
+        """Raise ``ValueError`` unless ``temperature`` is a finite number > 0."""
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 < temperature < math.inf:
+            raise ValueError(f"temperature={temperature!r} must be a finite number > 0")
 
     def priors(self, view) -> np.ndarray:
-        """The network's softmax over ``view.legal_plays()``: float64 ``(n_legal,)`` summing to 1.
+        """The network's softmax over ``view.legal_plays()`` at :attr:`temperature`: float64
+        ``(n_legal,)`` summing to 1.
 
         Raises:
             ValueError: the seat of ``view`` has no legal play (not its turn).
@@ -123,7 +138,8 @@ class NetworkGuide:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal play (not its turn, or the game is over)")
         a = self.adapter
-        return softmax(self.scorer.score(a.encode_state(view), a.play_rows(view, legal, self.scorer.heuristic_prior)))
+        logits = self.scorer.score(a.encode_state(view), a.play_rows(view, legal, self.scorer.heuristic_prior))
+        return softmax(logits / self.temperature if self.temperature != 1.0 else logits)
 
     def values(self, game) -> np.ndarray:
         """Each seat's expected round-score advantage over the others' mean, in points: float64
@@ -149,6 +165,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         rollout: the rollout policy with ``leaf="rollout"``: ``"greedy"``, ``"random"`` or ``"guide"``.
         c_puct: PUCT exploration constant.
         center: centre the value head's seat values (:class:`NetworkGuide`).
+        temperature: the priors' softmax temperature (:class:`NetworkGuide`).
         seed: seed of the search's generator.
         game: the game (``None``: the model's).
 
@@ -160,12 +177,13 @@ class GuidedSearchAgent(ISMCTSAgent):
     name = "learned+search"
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, model=None, leaf: str = "value",
-                 rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, seed: int | None = None,
-                 game: str | None = None):
+                 rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, temperature: float = 1.0,
+                 seed: int | None = None, game: str | None = None):
+        NetworkGuide.check_temperature(temperature)
         self.learned = LearnedAgent(model, seed=seed, game=game)
         super().__init__(iterations=iterations, seconds=seconds, rollout=rollout, seed=seed,
                          guide=_UNBOUND, leaf=leaf, c_puct=c_puct)
-        self.center = center
+        self.center, self.temperature = center, float(temperature)
         #: the game this agent plays (:class:`agents.base.Agent`): its model's
         self.game = self.learned.game
 
@@ -195,7 +213,8 @@ class GuidedSearchAgent(ISMCTSAgent):
             learned.act(view)  # its ModelConfigError naming both games
         learned.check_use(view.n_players, view.config.artifact_deck if game == DEFAULT_GAME else ())
         if not isinstance(self.guide, NetworkGuide) or self.guide.net is not learned.net:
-            self.guide = NetworkGuide(learned.net, learned.game, center=self.center)
+            self.guide = NetworkGuide(learned.net, learned.game, center=self.center,
+                                      temperature=self.temperature)
         return super().act(view)
 
 
