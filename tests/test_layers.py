@@ -23,7 +23,8 @@ LAYER_MODULES = {
     "seers_env": ["seers_env", "seers_env.seers_catalog_v0", "seers_env.scout_v0", "seers_env.vector",
                   "seers_env.wrappers", "seers_env.games", "seers_env.scout"],
     "agents": ["agents", "agents.tournament", "agents.scout", "agents.games"],
-    "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs"],
+    "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs",
+              "train.guided_search"],
     "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads"],
 }
 
