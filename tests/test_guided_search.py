@@ -174,6 +174,19 @@ def test_guided_choices_are_legal_and_the_same_for_a_seed(leaf, rollout):
         assert sum(n for n, _ in a.last_visits.values()) == a.last_iterations == 12
 
 
+def test_a_guided_agent_pickles_after_playing_and_plays_the_same_after():
+    import pickle
+
+    g = _positions(4, seed=21, count=1)[0]
+    view = SeatView(g, g.current)
+    agent = GuidedSearchAgent(iterations=8, seed=2)
+    agent.act(view)
+    copy = pickle.loads(pickle.dumps(agent))
+    agent.reset(5)
+    copy.reset(5)
+    assert copy.act(view) == agent.act(view) and copy.last_visits == agent.last_visits
+
+
 def test_the_search_changes_with_the_seed_and_finds_more_than_the_policys_play():
     # a flat prior and enough iterations: the root edges hold more than the network's favourite
     g = _positions(4, seed=21, count=2)[-1]

@@ -196,6 +196,12 @@ class GuidedSearchAgent(ISMCTSAgent):
         other.rng = np.random.default_rng()
         return other
 
+    def __getstate__(self):  # pickled without the guide's weight copies (made again at the next decision)
+        state = self.__dict__.copy()
+        state["guide"] = _UNBOUND
+        state["_parts"] = {}
+        return state
+
     def check_game(self, game: str, config) -> None:
         """As :meth:`LearnedAgent.check_game` (the model's game and table)."""
         self.learned.check_game(game, config)
