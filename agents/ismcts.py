@@ -18,6 +18,18 @@ Branching is pruned: at every tree node only the ``top_k`` plays ranked best by 
 agent are candidates (leads can have thousands of legal plays).
 The move played is the most visited root edge. Budget: ``iterations`` per move (reproducible for a
 seed) or ``seconds`` per move (wall time, so not reproducible).
+
+**Guided search.** Given a :class:`SearchGuide` (a learned policy and value, e.g.
+``train.guided_search.NetworkGuide``), the same search chooses among **all** the plays legal in the
+sample by PUCT (Silver et al., "Mastering the game of Go without human knowledge", Nature 550, 2017;
+"A general reinforcement learning algorithm that masters chess, shogi and Go through self-play",
+Science 362, 2018): ``Q + c_puct * P * sqrt(N) / (1 + n)``, with ``P`` the guide's probability of the
+play among the seat's legal plays in that sample, ``N`` the visits of the node, ``n`` those of the edge
+and, for an edge never tried, ``Q`` the mean reward of the node's tried edges (first-play urgency; 0
+when none). The leaf is either valued by the guide (``leaf="value"``: each seat's expected round-score
+advantage) or rolled out as above (``leaf="rollout"``; ``rollout="guide"`` plays the guide's most
+probable play). Without a guide the search is exactly the plain SO-ISMCTS above (same seed, same
+choices).
 """
 
 from __future__ import annotations
@@ -25,13 +37,36 @@ from __future__ import annotations
 import math
 import time
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
 
 from seers_env.games import game_of
 from seers_env.protocol import GameState, SeatView
 
 from . import games as game_agents
 from .base import Agent
+
+
+@runtime_checkable
+class SearchGuide(Protocol):
+    """What a guided search asks of a learned policy and value (module docstring)."""
+
+    def priors(self, view: SeatView) -> Sequence[float]:
+        """Probabilities of the acting seat's plays, aligned with ``view.legal_plays()``: float64
+        ``(n_legal,)``, non-negative, summing to 1."""
+
+    def values(self, game: GameState) -> Sequence[float]:
+        """Each seat's expected score this round minus the mean of the others' (points, ``n_players``
+        floats), in ``game`` (a full, sampled state: the search's determinization), mid-round."""
+
+
+def _by_prior(prior: Sequence[float]) -> list[int]:
+    """Indices of ``prior`` by falling value, ties in index order."""
+    if len(prior) == 1:
+        return [0]
+    return np.argsort(-np.asarray(prior, dtype=np.float64), kind="stable").tolist()
 
 
 class _Node:
@@ -45,37 +80,56 @@ class _Node:
 
 
 class ISMCTSAgent(Agent):
-    """SO-ISMCTS agent (module docstring).
+    """SO-ISMCTS agent, plain or guided (module docstring).
 
     Args:
         iterations: iterations per move (used when ``seconds`` is None). Default 200.
         seconds: wall-time budget per move, in seconds (at least one iteration is run).
-        top_k: candidate plays per tree node (best by the heuristic's ranking).
-        exploration: UCB1 exploration constant ``c`` (rewards lie in about [-1, 1]).
-        rollout: ``"greedy"`` or ``"random"`` default policy to the end of the round.
+        top_k: candidate plays per tree node (best by the heuristic's ranking); plain search only.
+        exploration: UCB1 exploration constant ``c`` (rewards lie in about [-1, 1]); plain search only.
+        rollout: ``"greedy"`` or ``"random"`` default policy to the end of the round; with a guide also
+            ``"guide"`` (its most probable play).
         seed: seed of the agent's generator (determinizations, expansion order, random rollouts).
+        guide: a :class:`SearchGuide`: PUCT over its priors instead of UCB1 over the heuristic's top plays.
+        leaf: with a guide, ``"value"`` (the guide's values at the new leaf) or ``"rollout"``.
+        c_puct: PUCT exploration constant (guided search).
 
     Raises:
-        ValueError: a non-positive budget, ``top_k < 1`` or an unknown rollout policy.
+        ValueError: a non-positive budget, ``top_k < 1``, an unknown rollout policy or leaf, a leaf or
+            rollout that needs a guide without one, or ``c_puct`` not a finite number >= 0.
+        TypeError: ``guide`` lacks ``priors`` or ``values``.
     """
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, top_k: int = 6,
-                 exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None):
+                 exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None,
+                 guide: SearchGuide | None = None, leaf: str = "rollout", c_puct: float = 1.5):
         super().__init__(seed)
         if seconds is not None and not (0 < seconds < math.inf):
             raise ValueError(f"seconds={seconds!r} must be a finite number > 0")
-        if seconds is None and (not isinstance(iterations, int) or iterations < 1):
+        if seconds is None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations={iterations!r} must be an integer >= 1")
         if top_k < 1:
             raise ValueError(f"top_k={top_k!r} must be >= 1")
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"rollout={rollout!r} is not one of 'greedy', 'random'")
+        rollouts = ("greedy", "random", "guide") if guide is not None else ("greedy", "random")
+        if rollout not in rollouts:
+            raise ValueError(f"rollout={rollout!r} is not one of {', '.join(map(repr, rollouts))}"
+                             + ("" if guide is not None else " ('guide' needs a guide)"))
+        if leaf not in ("rollout", "value"):
+            raise ValueError(f"leaf={leaf!r} is not one of 'rollout', 'value'")
+        if leaf == "value" and guide is None:
+            raise ValueError("leaf='value' needs a guide (a SearchGuide giving values)")
+        if guide is not None and not isinstance(guide, SearchGuide):
+            raise TypeError(f"guide {type(guide).__name__} lacks priors(view) and values(game) (SearchGuide)")
+        if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
+            raise ValueError(f"c_puct={c_puct!r} must be a finite number >= 0")
         self.iterations, self.seconds, self.top_k = iterations, seconds, top_k
         self.exploration, self.rollout = exploration, rollout
+        self.guide, self.leaf, self.c_puct = guide, leaf, float(c_puct)
         self._parts: dict[str, tuple] = {}  # game name -> (ranker, greedy, play key, view class, scale)
         self.last_iterations = 0  # iterations run for the last move (for benchmarks)
+        self.last_visits: dict = {}  # play key -> (visits, total reward) of the last move's root edges
 
     def _game_parts(self, view: SeatView) -> tuple:
         spec = game_of(view)
@@ -98,19 +152,121 @@ class ISMCTSAgent(Agent):
         if self.rollout == "greedy":
             return greedy.act(view_class(game, game.current))
         legal = game.legal_plays()
+        if self.rollout == "guide":
+            if len(legal) == 1:
+                return legal[0]
+            prior = self.guide.priors(view_class(game, game.current))
+            return legal[max(range(len(legal)), key=prior.__getitem__)]
         return legal[int(self.rng.integers(len(legal)))]
+
+    def _descend_ucb(self, root: _Node, game: GameState, start_round: int, parts: tuple) -> list:
+        """Plain SO-ISMCTS selection and expansion in ``game`` (changed in place); the path's
+        ``(edge node, seat that chose it)``."""
+        ranker, _, key, view_class, _ = parts
+        rng = self.rng
+        node = root
+        path: list[tuple[_Node, int]] = []
+        while not game.game_over and game.round == start_round:
+            seat = game.current
+            cands = self._candidates(game, ranker, view_class)
+            untried = [p for p in cands if key(p) not in node.children]
+            if untried:
+                play = untried[int(rng.integers(len(untried)))]
+                child = node.children[key(play)] = _Node()
+                path.append((child, seat))
+                game.apply(play)
+                break
+            best, best_ucb = None, -math.inf
+            for p in cands:
+                c = node.children[key(p)]
+                c.avail += 1
+                ucb = c.reward / c.visits + self.exploration * math.sqrt(math.log(c.avail) / c.visits)
+                if ucb > best_ucb:
+                    best, best_ucb = p, ucb
+            node = node.children[key(best)]
+            path.append((node, seat))
+            game.apply(best)
+        return path
+
+    def _descend_puct(self, root: _Node, game: GameState, start_round: int, parts: tuple,
+                      root_prior: Sequence[float], root_visits: int) -> list:
+        """Guided selection (PUCT over the guide's priors, module docstring) and expansion of one edge
+        in ``game`` (changed in place); the path's ``(edge node, seat that chose it)``."""
+        _, _, key, view_class, _ = parts
+        guide, c_puct = self.guide, self.c_puct
+        node = root
+        path: list[tuple[_Node, int]] = []
+        while not game.game_over and game.round == start_round:
+            seat = game.current
+            legal = game.legal_plays()
+            if node is root and len(root_prior) == len(legal):
+                prior = root_prior
+            elif len(legal) == 1:
+                prior = (1.0,)
+            else:
+                prior = guide.priors(view_class(game, seat))
+            children = node.children
+            tried = tried_reward = 0.0
+            best_q = -math.inf
+            for c in children.values():
+                tried += c.visits
+                tried_reward += c.reward
+                q = c.reward / c.visits
+                if q > best_q:
+                    best_q = q
+            fpu = tried_reward / tried if tried else 0.0
+            top_q = max(fpu, best_q)
+            scale = c_puct * math.sqrt(max(root_visits if node is root else node.visits, 1))
+            best_i, best_score, best_child = 0, -math.inf, None
+            # plays by falling prior (ties: legal order); no later play can beat top_q + scale * prior
+            for i in _by_prior(prior):
+                p_i = prior[i]
+                if top_q + scale * p_i <= best_score:
+                    break
+                c = children.get(key(legal[i]))
+                if c is None:
+                    score = fpu + scale * p_i
+                else:
+                    score = c.reward / c.visits + scale * p_i / (1 + c.visits)
+                if score > best_score:
+                    best_i, best_score, best_child = i, score, c
+            play = legal[best_i]
+            if best_child is None:
+                child = children[key(play)] = _Node()
+                path.append((child, seat))
+                game.apply(play)
+                break
+            node = best_child
+            path.append((node, seat))
+            game.apply(play)
+        return path
+
+    def _leaf_rewards(self, game: GameState, start_round: int, parts: tuple) -> list[float]:
+        """Each seat's reward of one iteration: its round score (or the guide's estimate) minus the mean
+        of the others', / the game's score scale."""
+        _, greedy, _, view_class, scale = parts
+        n = game.n_players
+        if self.leaf == "value" and not game.game_over and game.round == start_round:
+            return [v / scale for v in self.guide.values(game)]
+        while not game.game_over and game.round == start_round:
+            game.apply(self._rollout_play(game, greedy, view_class))
+        scores = game.round_scores[start_round]
+        total = sum(scores)
+        return [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
 
     def act(self, view: SeatView) -> Any:
         legal = view.legal_plays()
         if len(legal) == 1:
             self.last_iterations = 0
+            self.last_visits = {}
             return legal[0]
-        ranker, greedy, key, view_class, scale = self._game_parts(view)
+        parts = self._game_parts(view)
+        key = parts[2]
         rng = self.rng
         sampler = view.determinizer()
         root = _Node()
         start_round = view.round
-        n = view.n_players
+        root_prior = self.guide.priors(view) if self.guide is not None else ()
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         it = 0
         while True:
@@ -121,36 +277,16 @@ class ISMCTSAgent(Agent):
                 break
             it += 1
             game = sampler.sample(rng)
-            node = root
-            path: list[tuple[_Node, int]] = []
-            while not game.game_over and game.round == start_round:
-                seat = game.current
-                cands = self._candidates(game, ranker, view_class)
-                untried = [p for p in cands if key(p) not in node.children]
-                if untried:
-                    play = untried[int(rng.integers(len(untried)))]
-                    child = node.children[key(play)] = _Node()
-                    path.append((child, seat))
-                    game.apply(play)
-                    break
-                best, best_ucb = None, -math.inf
-                for p in cands:
-                    c = node.children[key(p)]
-                    c.avail += 1
-                    ucb = c.reward / c.visits + self.exploration * math.sqrt(math.log(c.avail) / c.visits)
-                    if ucb > best_ucb:
-                        best, best_ucb = p, ucb
-                node = node.children[key(best)]
-                path.append((node, seat))
-                game.apply(best)
-            while not game.game_over and game.round == start_round:
-                game.apply(self._rollout_play(game, greedy, view_class))
-            scores = game.round_scores[start_round]
-            total = sum(scores)
+            if self.guide is None:
+                path = self._descend_ucb(root, game, start_round, parts)
+            else:
+                path = self._descend_puct(root, game, start_round, parts, root_prior, it - 1)
+            rewards = self._leaf_rewards(game, start_round, parts)
             for child, seat in path:
                 child.visits += 1
-                child.reward += (scores[seat] - (total - scores[seat]) / (n - 1)) / scale
+                child.reward += rewards[seat]
         self.last_iterations = it
+        self.last_visits = {k: (c.visits, c.reward) for k, c in root.children.items()}
         best_key = max(root.children, key=lambda k: (root.children[k].visits,
                                                       root.children[k].reward / root.children[k].visits))
         for p in legal:

@@ -20,7 +20,7 @@ from .base import Agent, RandomAgent
 #: Spec forms accepted by :func:`make_agent`.
 VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>", "ismcts:<seconds>s",
                "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>",
-               "rllib:<checkpoint dir>")
+               "rllib:<checkpoint dir>", "learned+search:<iterations>")
 
 #: The entry-point group of spec plugins (name: the spec's prefix, e.g. ``learned``).
 SPEC_ENTRY_POINTS = "seers.agent_specs"

@@ -24,7 +24,8 @@ LAYER_MODULES = {
                   "seers_env.wrappers", "seers_env.games", "seers_env.scout", "seers_env.seals_v0",
                   "seers_env.seals", "seers_env.haggis_v0", "seers_env.haggis"],
     "agents": ["agents", "agents.tournament", "agents.scout", "agents.games", "agents.seals", "agents.haggis"],
-    "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs"],
+    "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs",
+              "train.guided_search"],
     "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads", "seers_web.scout_web"],
 }
 

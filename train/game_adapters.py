@@ -72,6 +72,15 @@ class GameAdapter:
     def play_rows(self, view, legal: list, heuristic_prior: bool) -> np.ndarray:
         raise NotImplementedError
 
+    def privileged(self, game, seat: int) -> np.ndarray:
+        """The privileged critic's input for ``seat`` of the full state ``game``: float32
+        ``(privileged_dim,)`` (training, and search on sampled states: :mod:`train.guided_search`)."""
+        raise NotImplementedError
+
+    def seat_view(self, game, seat: int):
+        """The game's view of ``seat`` in ``game`` (what :meth:`encode_state` reads)."""
+        raise NotImplementedError
+
     def check_config(self, cfg) -> None:
         """Raise ``ValueError`` for a :class:`~train.selfplay.SelfPlayConfig` this game's actor cannot
         play (before anything runs); nothing by default."""
@@ -131,6 +140,16 @@ class SeersCatalogAdapter(GameAdapter):
 
         return play_rows(view, legal, heuristic_prior)
 
+    def privileged(self, game, seat):
+        from .scoring_policy import hidden_hands
+
+        return hidden_hands(game, seat)
+
+    def seat_view(self, game, seat):
+        from seers_env.view import SeatView
+
+        return SeatView(game, seat)
+
     def actor(self, cfg, seed, net=None):
         from .selfplay import Actor
 
@@ -185,6 +204,16 @@ class ScoutAdapter(GameAdapter):
         from .scout_actor import play_rows
 
         return play_rows(view, legal, heuristic_prior)
+
+    def privileged(self, game, seat):
+        from .scout_actor import privileged_hands
+
+        return privileged_hands([game.hand_values(s) for s in range(game.n_players)], seat)
+
+    def seat_view(self, game, seat):
+        from seers_env.scout.view import ScoutSeatView
+
+        return ScoutSeatView(game, seat)
 
     def actor(self, cfg, seed, net=None):
         from .scout_actor import ScoutActor

@@ -66,3 +66,25 @@ def rllib_agent(arg: str | None, seed: int | None = None, game: str = "seers_cat
     except ImportError as err:
         raise ValueError(f"agent spec {'rllib:' + str(arg)!r} needs Ray RLlib ({err}); install it with "
                          f"pip install -e '.[distributed]'") from None
+
+
+def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
+    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:<model.pt>`` after the budget:
+    ISMCTS guided by the play-scoring model (:class:`train.guided_search.GuidedSearchAgent`; the shipped
+    model of the table when no file is named), for every game the ``learned`` spec plays.
+
+    Raises:
+        ValueError: no budget or a bad one (the message gives the forms), no such file, a game the learner
+            does not serve, or a model of another game.
+    """
+    budget, _, path = (arg or "").partition(":")
+    spec = "learned+search" + (f":{arg}" if arg else "")
+    if game not in LEARNED_GAMES:
+        raise ValueError(f"agent spec {spec!r} plays {' and '.join(LEARNED_GAMES)}, not {game!r}")
+    from .guided_search import GuidedSearchAgent, parse_budget
+
+    kwargs = parse_budget(spec, budget)
+    try:
+        return GuidedSearchAgent(model=path or None, seed=seed, game=game, **kwargs)
+    except FileNotFoundError as err:
+        raise ValueError(f"agent spec {spec!r}: {err}") from None

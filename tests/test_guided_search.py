@@ -1,0 +1,277 @@
+"""Search guided by the play-scoring network (``train/guided_search.py``, the ``learned+search`` spec) and
+the shared ISMCTS code it runs on (``agents/ismcts.py``): plain ISMCTS unchanged against its reference
+copy, guided choices legal and seeded, priors and values equal to the network's, refused specs."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from ismcts_reference import ReferenceISMCTSAgent
+
+from agents import specs as agent_specs
+from agents.greedy import GreedyAgent
+from agents.ismcts import ISMCTSAgent
+from agents.specs import make_agent
+from seers_env.features import encode_state
+from seers_env.game import Game, GameConfig
+from seers_env.scout import ScoutConfig, ScoutGame, ScoutSeatView
+from seers_env.view import SeatView
+from train.game_adapters import game_adapter
+from train.guided_search import GuidedSearchAgent, NetworkGuide, NumpyValueHead, softmax
+from train.scoring_policy import LearnedAgent, NetConfig, PlayScoringNet, cached_policy, hidden_hands, model_config
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _positions(n_players: int, seed: int, count: int, game: str = "seers_catalog") -> list:
+    """``count`` states with a choice, reached by greedy play from deal ``seed`` (clones)."""
+    if game == "scout":
+        from agents.scout import ScoutGreedyAgent
+
+        g, greedy, view = ScoutGame(ScoutConfig(n_players=n_players), seed=seed), ScoutGreedyAgent(), ScoutSeatView
+    else:
+        g, greedy, view = Game(GameConfig(n_players=n_players), seed=seed), GreedyAgent(), SeatView
+    out = []
+    while len(out) < count and not g.game_over:
+        v = view(g, g.current)
+        if len(v.legal_plays()) > 1:
+            out.append(g.clone())
+        g.apply(greedy.act(v))
+    assert len(out) == count
+    return out
+
+
+@pytest.fixture
+def search_spec(monkeypatch):
+    """``make_agent`` finding ``learned+search`` through the entry point ``pyproject.toml`` declares (an
+    install made before it was added lacks it)."""
+    points = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["seers.agent_specs"]
+    assert points["learned+search"] == "train.specs:learned_search_agent"
+    if agent_specs._spec_plugin("learned+search") is None:
+        real = agent_specs._spec_plugin
+        point = EntryPoint("learned+search", points["learned+search"], agent_specs.SPEC_ENTRY_POINTS)
+        monkeypatch.setattr(agent_specs, "_spec_plugin",
+                            lambda name: point if name == "learned+search" else real(name))
+
+
+def _untrained(n_players: int, game: str = "seers_catalog", seed: int = 0):
+    """A randomly initialised network and its model config for a table without a shipped model."""
+    torch.manual_seed(seed)
+    a = game_adapter(game)
+    net = PlayScoringNet(NetConfig(state_dim=a.state_dim, play_dim=a.play_dim, privileged_dim=a.privileged_dim,
+                                   heuristic_prior=True)).eval()
+    deck = GameConfig(n_players=n_players).artifact_deck if game == "seers_catalog" else ()
+    return net, a.model_config(n_players, tuple(deck))
+
+
+# --- plain ISMCTS: the shared code makes the reference's choices -------------------------------------
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_plain_ismcts_choices_and_statistics_are_unchanged(n_players):
+    for i, g in enumerate(_positions(n_players, seed=40 + n_players, count=4)):
+        view = SeatView(g, g.current)
+        new, old = ISMCTSAgent(iterations=30, seed=i), ReferenceISMCTSAgent(iterations=30, seed=i)
+        for _ in range(2):  # the generator carries on from one move to the next the same way
+            assert new.act(view) == old.act(view)
+            assert new.last_visits == old.last_visits and new.last_iterations == old.last_iterations == 30
+
+
+def test_plain_ismcts_is_unchanged_on_scout_and_with_random_rollouts():
+    for i, g in enumerate(_positions(3, seed=5, count=3, game="scout")):
+        view = ScoutSeatView(g, g.current)
+        new, old = ISMCTSAgent(iterations=25, seed=i), ReferenceISMCTSAgent(iterations=25, seed=i)
+        assert new.act(view) == old.act(view) and new.last_visits == old.last_visits
+    g = _positions(4, seed=8, count=1)[0]
+    new, old = (cls(iterations=25, rollout="random", top_k=3, seed=2) for cls in (ISMCTSAgent, ReferenceISMCTSAgent))
+    assert new.act(SeatView(g, g.current)) == old.act(SeatView(g, g.current)) and new.last_visits == old.last_visits
+
+
+def test_ismcts_refuses_guide_options_without_a_guide_and_bad_guides():
+    with pytest.raises(ValueError, match="leaf='value' needs a guide"):
+        ISMCTSAgent(leaf="value")
+    with pytest.raises(ValueError, match="rollout='guide'.*needs a guide"):
+        ISMCTSAgent(rollout="guide")
+    with pytest.raises(ValueError, match="leaf='deep'"):
+        ISMCTSAgent(leaf="deep")
+    with pytest.raises(TypeError, match="lacks priors"):
+        ISMCTSAgent(guide=object())
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    for bad in (-1.0, math.inf, math.nan, True):
+        with pytest.raises(ValueError, match="c_puct"):
+            ISMCTSAgent(guide=NetworkGuide(net), c_puct=bad)
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(ValueError, match="iterations"):
+            ISMCTSAgent(iterations=bad)
+
+
+# --- the guide: the network's policy and value ------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_players", [3, 4])
+def test_priors_are_the_learned_policy_softmax_over_the_legal_plays(n_players):
+    learned = LearnedAgent(seed=0)
+    learned.check_use(n_players, GameConfig(n_players=n_players).artifact_deck)
+    guide = NetworkGuide(learned.net)
+    flat = NetworkGuide(learned.net, temperature=4.0)
+    for g in _positions(n_players, seed=11, count=6):
+        view = SeatView(g, g.current)
+        p, q = guide.priors(view), flat.priors(view)
+        assert p.dtype == np.float64 and p.shape == (len(view.legal_plays()),) and (p >= 0).all()
+        assert abs(p.sum() - 1.0) < 1e-9 and abs(q.sum() - 1.0) < 1e-9
+        assert view.legal_plays()[int(np.argmax(p))] == learned.act(view)  # its most probable play
+        assert int(np.argmax(q)) == int(np.argmax(p)) and q.max() <= p.max() + 1e-12  # flatter, same order
+    with pytest.raises(ValueError, match="no legal play"):
+        other = (g.current + 1) % n_players
+        guide.priors(SeatView(g, other))
+    for bad in (0, -1.0, math.inf, False):
+        with pytest.raises(ValueError, match="temperature"):
+            NetworkGuide(learned.net, temperature=bad)
+
+
+def test_value_head_equals_the_torch_critic_on_each_seats_view_and_hands():
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    head = NumpyValueHead(net)
+    g = _positions(4, seed=3, count=3)[-1]
+    states = np.stack([encode_state(SeatView(g, s)) for s in range(4)])
+    hidden = np.stack([hidden_hands(g, s) for s in range(4)])
+    with torch.no_grad():
+        emb = net.state_net(torch.from_numpy(states))
+        want = net.value_net(torch.cat([emb, torch.from_numpy(hidden)], dim=1)).squeeze(1).numpy()
+    np.testing.assert_allclose(head.values(states, hidden), want, rtol=1e-4, atol=1e-5)
+    v = NetworkGuide(net).values(g)
+    assert v.shape == (4,) and abs(v.sum()) < 1e-9  # centred, in points
+    raw = NetworkGuide(net, center=False).values(g)
+    np.testing.assert_allclose(raw, want * 10.0, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(v, raw - raw.mean(), atol=1e-9)
+    with pytest.raises(ValueError, match=r"states has shape \(4, 7\)"):
+        head.values(np.zeros((4, 7), np.float32), None)
+
+
+def test_softmax_is_shift_invariant_and_sums_to_one():
+    z = np.array([1000.0, 999.0, -5.0], np.float32)
+    p = softmax(z)
+    assert abs(p.sum() - 1) < 1e-12 and np.allclose(p, softmax(z - 1000.0)) and p[0] > p[1] > p[2]
+
+
+# --- the guided search agent ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("leaf, rollout", [("value", "greedy"), ("rollout", "greedy"), ("rollout", "guide")])
+def test_guided_choices_are_legal_and_the_same_for_a_seed(leaf, rollout):
+    for g in _positions(4, seed=21, count=3):
+        view = SeatView(g, g.current)
+        a, b = (GuidedSearchAgent(iterations=12, leaf=leaf, rollout=rollout, temperature=3.0, seed=7)
+                for _ in range(2))
+        play = a.act(view)
+        assert play in view.legal_plays() and play == b.act(view) and a.last_visits == b.last_visits
+        assert sum(n for n, _ in a.last_visits.values()) == a.last_iterations == 12
+
+
+def test_a_guided_agent_pickles_after_playing_and_plays_the_same_after():
+    import pickle
+
+    g = _positions(4, seed=21, count=1)[0]
+    view = SeatView(g, g.current)
+    agent = GuidedSearchAgent(iterations=8, seed=2)
+    agent.act(view)
+    copy = pickle.loads(pickle.dumps(agent))
+    agent.reset(5)
+    copy.reset(5)
+    assert copy.act(view) == agent.act(view) and copy.last_visits == agent.last_visits
+
+
+def test_the_search_changes_with_the_seed_and_finds_more_than_the_policys_play():
+    # a flat prior and enough iterations: the root edges hold more than the network's favourite
+    g = _positions(4, seed=21, count=2)[-1]
+    view = SeatView(g, g.current)
+    visits = [GuidedSearchAgent(iterations=40, temperature=8.0, seed=s) for s in (1, 2)]
+    for agent in visits:
+        agent.act(view)
+    assert all(len(agent.last_visits) > 1 for agent in visits)
+    assert visits[0].last_visits != visits[1].last_visits  # other determinizations, other statistics
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_guided_search_plays_whole_rounds_at_every_table(n_players):
+    model = None if n_players in (3, 4) else _untrained(n_players)  # shipped models: 3 and 4 players
+    agent = GuidedSearchAgent(iterations=3, model=model, seed=1)
+    g = Game(GameConfig(n_players=n_players, n_rounds=1), seed=n_players)
+    agent.check_use(n_players, g.config.artifact_deck)
+    others = GreedyAgent()
+    while not g.game_over:
+        view = SeatView(g, g.current)
+        play = (agent if g.current == 0 else others).act(view)
+        assert play in view.legal_plays()
+        g.apply(play)
+
+
+def test_guided_search_plays_scout_with_a_scout_model():
+    agent = GuidedSearchAgent(iterations=6, model=_untrained(3, "scout"), seed=3)
+    assert agent.game == "scout"
+    for g in _positions(3, seed=9, count=3, game="scout"):
+        view = ScoutSeatView(g, g.current)
+        play = agent.act(view)
+        assert g.is_legal(play) and play == GuidedSearchAgent(iterations=6, model=_untrained(3, "scout"),
+                                                             seed=3).act(view)
+    with pytest.raises(ValueError, match="SCOUT"):
+        g = _positions(3, seed=9, count=1)[0]
+        agent.act(SeatView(g, g.current))  # a Seers Catalog view
+
+
+def test_guided_search_refuses_a_table_its_model_was_not_trained_for():
+    agent = GuidedSearchAgent(iterations=3, seed=0)
+    with pytest.raises(ValueError, match="5 players"):
+        agent.check_use(5, GameConfig(n_players=5).artifact_deck)
+    net, config = _untrained(4)
+    with pytest.raises(ValueError, match="players"):
+        GuidedSearchAgent(iterations=3, model=(net, model_config(3, config.artifact_deck))).check_use(
+            4, config.artifact_deck)
+
+
+# --- the spec string ----------------------------------------------------------------------------------
+
+
+def test_spec_builds_the_agent_with_its_budget(search_spec, tmp_path):
+    agent = make_agent("learned+search:17", seed=4)
+    assert isinstance(agent, GuidedSearchAgent) and agent.iterations == 17 and agent.name == "learned+search:17"
+    assert make_agent("learned+search:0.25s").seconds == 0.25
+    path = tmp_path / "m.pt"
+    from train.scoring_policy import save_policy
+
+    save_policy(*_untrained(4), path)
+    assert make_agent(f"learned+search:5:{path}").learned.path == str(path)
+    assert "learned+search:<iterations>" in agent_specs.VALID_SPECS
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("learned+search", "needs a search budget"),
+    ("learned+search:", "needs a search budget"),
+    ("learned+search:0", "bad search budget '0'"),
+    ("learned+search:-5", "bad search budget '-5'"),
+    ("learned+search:1.5", "bad search budget '1.5'"),
+    ("learned+search:abc", "bad search budget 'abc'"),
+    ("learned+search:0s", "bad search budget '0s'"),
+    ("learned+search:-1s", "bad search budget '-1s'"),
+    ("learned+search:infs", "bad search budget 'infs'"),
+    ("learned+search:5:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
+])
+def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):
+    with pytest.raises(ValueError, match=message) as err:
+        make_agent(spec)
+    assert spec in str(err.value) or "/no/such" in str(err.value)
+
+
+def test_spec_refuses_games_without_a_learner(search_spec, monkeypatch):
+    from seers_env import games
+
+    monkeypatch.setattr(agent_specs, "game_spec", lambda name: None)  # a registered game the learner lacks
+    assert "seers_catalog" in games.GAMES
+    with pytest.raises(ValueError, match="plays seers_catalog and scout, not 'chess'"):
+        make_agent("learned+search:5", game="chess")
