@@ -305,6 +305,8 @@ class SeersUI:
 GAME_UIS: dict[str, str] = {
     "seers_catalog": "seers_cli.play_cli:SeersUI",
     "scout": "seers_cli.scout_tui:ScoutUI",
+    "seals": "seers_cli.seals_tui:SealsUI",
+    "haggis": "seers_cli.haggis_tui:HaggisUI",
 }
 
 
