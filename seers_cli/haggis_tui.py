@@ -86,7 +86,9 @@ class HaggisUI:
         if kind == "round_end":
             r = event["round"]
             totals = [sum(row[s] for row in game.round_scores[:r + 1]) for s in range(game.n_players)]
-            return render.round_end_lines(event, totals, names, width)
+            first = next((e.get("first_out") for e in game.public_history
+                          if e.get("event") == "round_end" and e.get("round") == r), None)
+            return render.round_end_lines(event, totals, names, width, first)
         if kind == "game_end":
             return render.game_end_lines(game, names, width)
         return [f"  ({kind})"]

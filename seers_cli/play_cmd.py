@@ -11,13 +11,18 @@ import typer
 from .errors import non_negative, wait_seconds
 
 
+#: ``--players`` when not given, by game (the games' configs: Seals and Haggis default to 3).
+DEFAULT_PLAYERS = {"seers_catalog": 4, "scout": 4, "seals": 3, "haggis": 3}
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``seers play`` and ``seers replay`` to ``app``."""
 
     @app.command()
     def play(
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout, seals or haggis."),
-        players: int = typer.Option(4, metavar="N", help="Number of players: Seers Catalog and SCOUT 2..5, Seals 2..4, Haggis 2..3."),
+        players: int = typer.Option(None, metavar="N", help="Number of players: Seers Catalog and SCOUT 2..5 "
+                                    "(default 4), Seals 2..4 and Haggis 2..3 (default 3)."),
         agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
                                    "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
                                    "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
@@ -55,6 +60,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"folder {str(save.parent)!r} does not exist", param_hint="--save")
         from .errors import option_error
 
+        if players is None:
+            players = DEFAULT_PLAYERS.get(game, 4)
         if players in (2, 3, 4, 5) and not 0 <= seat < players:
             raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
         try:

@@ -178,10 +178,15 @@ def deal_lines(game, names=None, show_hands=None, width: int | None = None) -> l
     return lines
 
 
-def round_end_lines(event: dict, totals, names=None, width: int | None = None) -> list[str]:
-    """A ``round_end`` event: each seat's going-out, captured and bet points, the round and the total."""
-    lines = [f"Round {event['round'] + 1} over:",
-             "  seat" + " " * 18 + "out  captured  bets  round  total"]
+def round_end_lines(event: dict, totals, names=None, width: int | None = None,
+                    first_out: int | None = None) -> list[str]:
+    """A ``round_end`` event: who went out first (takes the last hand and the Haggis, sections 6 and
+    8), each seat's going-out, captured and bet points, the round and the total."""
+    head = f"Round {event['round'] + 1} over"
+    if first_out is not None:
+        head += f": {seat_label(first_out, names)} went out first and takes the last hand and the Haggis"
+    lines = _wrap(head + ".", width)
+    lines.append("  seat" + " " * 18 + "out  captured  bets  round  total")
     for s, score in enumerate(event["scores"]):
         lines.append(f"  {seat_label(s, names)[:20]:<20}{event['going_out'][s]:>5}{event['captured_points'][s]:>10}"
                      f"{event['bet_points'][s]:>6}{score:>7}{totals[s]:>7}")
