@@ -102,3 +102,22 @@ def test_options_of_other_games_are_refused():
     assert r.exit_code != 0 and "artifacts" in r.output
     r = runner.invoke(APP, ["play", "--game", "haggis", "--players", "3", "--target", "300"], input="")
     assert r.exit_code != 0 and "target" in r.output
+
+
+def test_every_line_fits_80_columns_on_a_terminal():
+    """With an 80x24 screen every line (moves and menu entries too) is wrapped to 80 columns, and a
+    page of plays leaves the hand and the trick on screen."""
+    out: list[str] = []
+    answers = iter(["1", "n", "b", "sq"] + ["1"] * 3000)
+
+    def read_line(prompt):
+        out.append(prompt)
+        return next(answers)
+
+    game = play_cli.play_game(["heuristic"], 3, 0, 7, 1, True, 40, None, 0.0, read_line=read_line,
+                              echo=out.append, width=80, height=24, game="haggis")
+    assert game.game_over
+    assert max(len(ln) for ln in out) <= 80
+    heads = [ln for ln in out if ln.startswith("Your plays: all plays, page ")]
+    assert heads  # a lead of 17 cards does not fit one 24-row page
+    assert any(ln.startswith("Your plays: sequences") for ln in out)

@@ -84,3 +84,32 @@ def test_options_of_other_games_are_refused():
     assert r.exit_code != 0 and "--target" in r.output
     r = runner.invoke(APP, ["play", "--game", "seals", "--artifacts"], input="")
     assert r.exit_code != 0 and "artifacts" in r.output
+
+
+def test_declaration_menu_lists_the_sets_and_plays_the_chosen_one():
+    """Seat 0 holds four 3s and four Coins after a take (section 4): the declare menu offers
+    nothing, each set and both together; 'f coins' narrows it and the chosen one ends the round."""
+    from seers_cli.seals_tui import SealsUI
+    from seers_env.seals.cards import COIN, card_of
+
+    threes = [card_of(c, 2) for c in range(4)]
+    coins = [card_of(c, COIN) for c in range(4)]
+    game = SealsGame.from_position(SealsConfig(n_players=2), row=[card_of(4, 6)], hands=[threes + coins, []],
+                                   turns=1, phase="declare")
+    out: list[str] = []
+    answers = iter(["f coins", "9", "NUMBER"])
+
+    def read_line(prompt):
+        a = next(answers)
+        if a == "NUMBER":  # the entry that declares four Coins alone
+            line = next(ln for ln in out if ln.endswith("declare four Coins (3 Marks)"))
+            return re.match(r"^\s*\[\s*(\d+)\]", line).group(1)
+        return a
+
+    play = SealsUI().ask(game, 0, ["you", "greedy"], 40, read_line, out.append, 80, None)
+    texts = "\n".join(out)
+    assert "declare sets (or nothing)" in texts and "declare nothing" in texts
+    assert "declare four 3s + four Coins (4 Marks)" in texts
+    assert "9 is not a play number" in texts
+    assert play.marks() == 3 and game.is_legal(play)
+    assert all(len(ln) <= 80 for ln in out)
