@@ -40,6 +40,13 @@ class HaggisMenu(ChoiceMenu):
     summary_views = (("s", "sets"), ("sq", "sequences"), ("bo", "bombs"))
     help_lines = HELP
 
+    def __init__(self, items, texts, page_size: int = 40, width: int | None = None, rows: int | None = None,
+                 bet: bool = False):
+        if bet:  # the bet (section 7): three choices, no combinations
+            self.views = {"l": ("your bet", lambda p: True)}
+            self.summary_views = ()
+        super().__init__(items, texts, page_size, width, rows)
+
 
 class HaggisUI:
     """Haggis' part of :func:`seers_cli.play_cli.play_game` and :func:`~seers_cli.play_cli.replay_game`
@@ -110,7 +117,8 @@ class HaggisUI:
         legal = [p for p, _ in pairs]
         texts = [render.choice_text(p, c) for p, c in pairs]
         state = [""] + render.state_lines(game, seat, names, width)
-        return choose(state, lambda rows: HaggisMenu(legal, texts, page_size, width, rows),
+        bet = game.phase == "bet"
+        return choose(state, lambda rows: HaggisMenu(legal, texts, page_size, width, rows, bet),
                       read_line, echo, width, height)
 
     def state_lines(self, game: HaggisGame, names: Sequence[str] | None) -> list[str]:

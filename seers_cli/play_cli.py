@@ -189,11 +189,13 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
         left on quit.
 
     Raises:
-        ValueError: bad game, players, rounds, seat or agent specs (nothing is played).
+        ValueError: bad game, players, rounds, target, seat or agent specs (nothing is played).
         TypeError: a config field of the wrong type (from the game's config).
     """
     ui = game_ui(game)
-    extra = {} if target is None else {"target": target}  # Haggis only (play_cmd refuses it elsewhere)
+    if target is not None and ui.name != "haggis":
+        raise ValueError(f"target={target!r}: a target score is a Haggis option; game={ui.name!r} has none")
+    extra = {} if target is None else {"target": target}
     table, deck = ui.new_game(n_players, rounds, seed, artifacts, **extra)
     agents = make_agents(specs, n_players, seat, seed, game=ui.name)
     for agent in agents.values():  # a learned agent checks its model against this table before any play

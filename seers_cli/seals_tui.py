@@ -13,6 +13,7 @@ from typing import Any
 
 from seers_env.seals import SealsConfig, SealsGame, SealsPlay, SealsSeatView
 from seers_env.seals import render
+from seers_env.seals.game import PHASE_DECLARE
 from seers_env.seals.plays import TAKE_COLOUR, TAKE_SYMBOL
 
 from .tui import ChoiceMenu
@@ -36,6 +37,13 @@ class SealsMenu(ChoiceMenu):
              "s": ("takes by symbol", lambda p: p.kind == TAKE_SYMBOL)}
     summary_views = (("c", "by colour"), ("s", "by symbol"))
     help_lines = HELP
+
+    def __init__(self, items, texts, page_size: int = 40, width: int | None = None, rows: int | None = None,
+                 declare: bool = False):
+        if declare:  # a declaration (section 4) has no takes to sort by colour or symbol
+            self.views = {"l": ("all declarations", lambda p: True)}
+            self.summary_views = ()
+        super().__init__(items, texts, page_size, width, rows)
 
 
 class SealsUI:
@@ -100,7 +108,8 @@ class SealsUI:
         legal = game.legal_plays()
         texts = [render.choice_text(game, p) for p in legal]
         state = [""] + render.state_lines(game, seat, names, width)
-        return choose(state, lambda rows: SealsMenu(legal, texts, page_size, width, rows),
+        declare = game.phase == PHASE_DECLARE
+        return choose(state, lambda rows: SealsMenu(legal, texts, page_size, width, rows, declare),
                       read_line, echo, width, height)
 
     def state_lines(self, game: SealsGame, names: Sequence[str] | None) -> list[str]:

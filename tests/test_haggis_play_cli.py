@@ -121,3 +121,9 @@ def test_every_line_fits_80_columns_on_a_terminal():
     heads = [ln for ln in out if ln.startswith("Your plays: all plays, page ")]
     assert heads  # a lead of 17 cards does not fit one 24-row page
     assert any(ln.startswith("Your plays: sequences") for ln in out)
+
+
+def test_target_outside_haggis_is_a_value_error():
+    with pytest.raises(ValueError, match="target=250.*Haggis option"):
+        play_cli.play_game(["greedy"], 2, 0, 0, None, game="seals", target=250, read_line=lambda p: "q",
+                           echo=lambda line: None)
