@@ -166,7 +166,7 @@ def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
 def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int = 0, rounds: int | None = 4,
               artifacts: bool = True, page_size: int = 40, save: Path | None = None, delay: float = 0.0,
               read_line: ReadLine = _prompt_reader, echo: Echo = print, width: int | None = None,
-              height: int | None = None, game: str = DEFAULT_GAME) -> Any:
+              height: int | None = None, game: str = DEFAULT_GAME, target: int | None = None) -> Any:
     """Play a game with a human at ``seat`` (input from ``read_line``) against agents.
 
     Args:
@@ -181,18 +181,22 @@ def play_game(specs: Sequence[str], n_players: int = 4, seat: int = 0, seed: int
             ``width``, and a page of plays fits in ``height`` below the state (hand and trick); ``None``:
             the terminal's, read at each turn, when stdout is a terminal (:func:`terminal_size`), else
             no wrapping and ``page_size`` plays a page.
-        game: the game (:data:`GAME_UIS`): ``"seers_catalog"`` or ``"scout"``.
+        game: the game (:data:`GAME_UIS`): ``"seers_catalog"``, ``"scout"``, ``"seals"``, ``"haggis"``.
+        target: Haggis only: the score that ends the game (250 or 350; ``None``: the default).
 
     Returns:
         The game (:class:`~seers_env.game.Game` or :class:`~seers_env.scout.ScoutGame`), finished or as
         left on quit.
 
     Raises:
-        ValueError: bad game, players, rounds, seat or agent specs (nothing is played).
+        ValueError: bad game, players, rounds, target, seat or agent specs (nothing is played).
         TypeError: a config field of the wrong type (from the game's config).
     """
     ui = game_ui(game)
-    table, deck = ui.new_game(n_players, rounds, seed, artifacts)
+    if target is not None and ui.name != "haggis":
+        raise ValueError(f"target={target!r}: a target score is a Haggis option; game={ui.name!r} has none")
+    extra = {} if target is None else {"target": target}
+    table, deck = ui.new_game(n_players, rounds, seed, artifacts, **extra)
     agents = make_agents(specs, n_players, seat, seed, game=ui.name)
     for agent in agents.values():  # a learned agent checks its model against this table before any play
         check = getattr(agent, "check_use", None)
@@ -305,6 +309,8 @@ class SeersUI:
 GAME_UIS: dict[str, str] = {
     "seers_catalog": "seers_cli.play_cli:SeersUI",
     "scout": "seers_cli.scout_tui:ScoutUI",
+    "seals": "seers_cli.seals_tui:SealsUI",
+    "haggis": "seers_cli.haggis_tui:HaggisUI",
 }
 
 
