@@ -1104,6 +1104,14 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         raise ValueError("set_aside must be empty with 3-5 players (every card is dealt)")
     if n == 2 and len(g._set_aside) % 2:
         raise ValueError(f"set_aside has {len(g._set_aside)} cards; it is dealt half to each player: use an even count")
+    if n == 2 and not g.game_over:
+        later = g.round + 1 < cfg.n_rounds  # section 7: round 2 deals exactly the cards set aside
+        if later and not g._set_aside:
+            raise ValueError(f"set_aside is empty but round {g.round + 2} of {cfg.n_rounds} is dealt from it "
+                             f"(section 7): give an even number (2..22) of cards")
+        if not later and g._set_aside:
+            raise ValueError(f"set_aside has {len(g._set_aside)} cards but no later round deals them "
+                             f"(round {g.round + 1} of {cfg.n_rounds}): use []")
     rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
           for i, c in enumerate(_list("round_cards", d["round_cards"]))]
     if rc != sorted(set(rc)):
@@ -1134,3 +1142,10 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         raise ValueError(f"hands[{g.current}] is empty but that seat is to act")
     if not g.game_over and any(not h for h in g._hands):
         raise ValueError("a hand is empty in a round that has not ended (section 6(a) ends it at once)")
+    if not g.game_over and phase == PHASE_PLAY and g._owner == g.current:
+        raise ValueError(f"current={g.current} is active_owner: the turn never comes back to the last shower "
+                         f"before someone else shows or the round ends (sections 5, 6(b), 7)")
+    if (not g.game_over and phase == PHASE_PLAY and n == 2 and g._active and g._chips[g.current] == 0
+            and not can_show([FACE_VALUE[f] for f in g._hands[g.current]], set_key(g._active))):
+        raise ValueError(f"player_{g.current} to act has chips=0 and no show beats active={d['active']!r}: "
+                         f"section 7(b) has ended this round already")

@@ -1,0 +1,79 @@
+"""Hostile-review tests for SCOUT: damaged positions, observation bounds, web and CLI inputs.
+
+Each test names the rule (``shared/rules/scout.md``) or convention it defends; every one failed before
+its fix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seers_env.scout.cards import face_by_numbers, face_pair
+from seers_env.scout.game import ScoutConfig, ScoutGame
+from seers_env.scout_v0 import raw_env
+
+
+def _pair(top: int, bottom: int) -> list[int]:
+    return list(face_pair(face_by_numbers(top, bottom)))
+
+
+def _round_trip_fails(make, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+# --- loaded positions the rules cannot reach -----------------------------------------------------------
+
+def test_two_player_position_with_a_stuck_player_is_refused():
+    """Section 7(b): a player with no chips and no show that beats the Active Set ends the round at once,
+    so a saved position where that player is to act has no legal play; it must be refused."""
+    _round_trip_fails(lambda: ScoutGame.from_position(
+        ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4), _pair(5, 6)]],
+        active=[_pair(8, 7), _pair(7, 6)], active_owner=1, current=0, chips=[0, 3]), "7\\(b\\)")
+    # with a chip left the same position is fine and has plays
+    g = ScoutGame.from_position(ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4), _pair(5, 6)]],
+                                active=[_pair(8, 7), _pair(7, 6)], active_owner=1, current=0, chips=[1, 3])
+    assert g.legal_plays()
+
+
+def test_position_where_the_owner_is_to_act_is_refused():
+    """Section 5: a player never scouts their own set; the turn only comes back to the owner after someone
+    else showed (then the owner changes) or the round ends by 6(b)."""
+    for n in (2, 3, 4):
+        hands = [[_pair(1 + 2 * s, 2 + 2 * s)] for s in range(n)]
+        with pytest.raises(ValueError, match="active_owner"):
+            ScoutGame.from_position(ScoutConfig(n_players=n), hands=hands, active=[_pair(9, 8)],
+                                    active_owner=0, current=0)
+
+
+def test_two_player_round_one_without_set_aside_cards_is_refused():
+    """Section 7: round 2 deals exactly the cards set aside; with none the next round would deal empty
+    hands and the game would stall with no legal play."""
+    with pytest.raises(ValueError, match="set_aside"):
+        ScoutGame.from_position(ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4)]], set_aside=[])
+    # the last round with cards still set aside: they would never be dealt
+    with pytest.raises(ValueError, match="set_aside"):
+        ScoutGame.from_position(ScoutConfig(n_players=2, n_rounds=1), hands=[[_pair(1, 2)], [_pair(3, 4)]],
+                                set_aside=[_pair(5, 6), _pair(7, 8)])
+    g = ScoutGame.from_position(ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4)]],
+                                set_aside=[_pair(5, 6), _pair(7, 8)])
+    while not g.game_over:
+        assert g.legal_plays(), g
+        g.apply(g.legal_plays()[0])
+    assert g.round == 1
+
+
+# --- observation bounds ---------------------------------------------------------------------------------
+
+def test_observation_stays_in_its_space_with_many_chips_and_big_scores():
+    """Section 1 [ruling]: the chip supply is unlimited in 3-5 players and a saved game may hold up to
+    10**6 chips and round scores; the observation must still lie in its Box."""
+    g = ScoutGame.from_position(ScoutConfig(n_players=3), hands=[[_pair(1, 2)], [_pair(3, 4)], [_pair(5, 6)]],
+                                chips=[10**6, 0, 0], round=1, round_scores=[[10**6, -45, 0]])
+    env = raw_env(n_players=3)
+    env.reset(options={"game": g.to_dict()})
+    for agent in env.agents:
+        obs = env.observe(agent)
+        assert env.observation_space(agent).contains(obs), agent
+    assert env.state_space.contains(env.state())
