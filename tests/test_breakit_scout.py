@@ -77,3 +77,39 @@ def test_observation_stays_in_its_space_with_many_chips_and_big_scores():
         obs = env.observe(agent)
         assert env.observation_space(agent).contains(obs), agent
     assert env.state_space.contains(env.state())
+
+
+# --- logs -------------------------------------------------------------------------------------------------
+
+def _finished_log(n: int = 2, seed: int = 5) -> dict:
+    g = ScoutGame(ScoutConfig(n_players=n), seed=seed)
+    while not g.game_over:
+        g.apply(g.legal_plays()[0])
+    return g.log()
+
+
+def test_replay_of_a_log_with_a_play_after_the_end_is_a_value_error():
+    """A damaged log (a play appended after the game ended) is a malformed log: ``ValueError`` naming the
+    play, not the engine's ``GameOverError`` (``seers replay`` printed a traceback)."""
+    log = _finished_log()
+    n_plays = sum(e["event"] == "play" for e in log["events"])
+    log["events"].append({"event": "play", "round": 1, "seat": 0, "play": [2, 0, 0, 0, 0, 1]})
+    with pytest.raises(ValueError, match=f"play {n_plays} .*after the end"):
+        ScoutGame.replay(log)
+
+
+def test_seers_replay_reports_a_play_after_the_end_without_a_traceback(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from seers_cli.commands import app
+
+    log = _finished_log()
+    log["events"].append({"event": "play", "round": 1, "seat": 0, "play": [2, 0, 0, 0, 0, 1]})
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    result = CliRunner().invoke(app, ["replay", "--all", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "after the end of the game" in result.output
+    assert not isinstance(result.exception, RuntimeError)

@@ -1000,6 +1000,9 @@ class ScoutGame:
                 play = ScoutPlay.from_list(e.get("play"))
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
+            if game.game_over:
+                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
+                                 f"a log holds {i} plays here")
             game.apply(play)
         dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:

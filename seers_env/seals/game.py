@@ -685,6 +685,9 @@ class SealsGame:
                 play = SealsPlay.from_list(e.get("play"))
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
+            if game.game_over:
+                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
+                                 f"a log holds {i} plays here")
             game.apply(play)
         dealt = [e["pile"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
@@ -745,6 +748,15 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
         raise ValueError(f"totals {totals}: a seat has {MARKS_TO_WIN} Marks, so the game is over (section 6)")
     if not g.game_over and g.tie_breaks == 0 and g.counter == 0:
         raise ValueError("counter=0 with no tie-break: the game would have ended or gone to a tie-break")
+    if g.game_over:
+        best = max(totals)
+        ended = best >= MARKS_TO_WIN or (g.counter == 0 and (
+            totals.count(best) == 1 or g.tie_breaks >= cfg.max_tie_break_rounds))
+        if not ended:
+            raise ValueError(f"game_over=True but the game has not ended (section 6): totals {totals}, "
+                             f"counter={g.counter}, tie_breaks={g.tie_breaks}; it ends when a seat has "
+                             f"{MARKS_TO_WIN} Marks, or the counter is empty with one leader or after "
+                             f"max_tie_break_rounds={cfg.max_tie_break_rounds} tie-breaks")
     playing = _list("playing", d["playing"], n)
     g._playing = [_check_bool(f"playing[{s}]", x) for s, x in enumerate(playing)]
     if g.tie_breaks == 0 and not all(g._playing):
