@@ -113,3 +113,22 @@ def test_seers_replay_reports_a_play_after_the_end_without_a_traceback(tmp_path)
     assert result.exit_code == 2, result.output
     assert "after the end of the game" in result.output
     assert not isinstance(result.exception, RuntimeError)
+
+
+# --- the compiled kernel's fixed arrays -------------------------------------------------------------------
+
+@pytest.mark.parametrize("config, words", [
+    ({"n_players": 3, "n_rounds": 6}, "n_rounds=6"),
+    ({"n_players": 4, "max_turns_per_round": 2**70}, "max_turns_per_round=1180591620717411303424"),
+])
+def test_vector_env_refuses_configs_its_arrays_cannot_hold(config, words):
+    """ScoutConfig allows more than 5 rounds (3-5 players) and any turn cap; the kernel stores 5 rounds and
+    int64 scalars. The vector env used to accept them and crash at reset (IndexError, OverflowError)."""
+    from seers_env.scout.kernel import ScoutKernel
+    from seers_env.scout.vector import ScoutVectorEnv
+
+    with pytest.raises(ValueError, match=words):
+        ScoutVectorEnv(1, **config)
+    with pytest.raises(ValueError, match=words):
+        ScoutKernel(1, ScoutConfig(**config))
+    ScoutVectorEnv(1, n_players=config["n_players"])  # the rules' own configs are fine
