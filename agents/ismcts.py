@@ -101,7 +101,12 @@ class ISMCTSAgent(Agent):
         return legal[int(self.rng.integers(len(legal)))]
 
     def act(self, view: SeatView) -> Any:
-        legal = view.legal_plays()
+        """The most visited root play after the search (module docstring).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act (:meth:`~agents.base.Agent.legal_for`).
+        """
+        legal = self.legal_for(view)
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]

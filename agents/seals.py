@@ -57,6 +57,12 @@ class SealsGreedyAgent(Agent):
     game = "seals"
 
     def act(self, view: SealsSeatView) -> SealsPlay:
+        """The greedy play (class docstring).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act. TypeError: a view of another game.
+        """
+        self.legal_for(view)
         if view.phase == PHASE_DECLARE:
             return _declaration(view)
         hand, row = view.hand, view.row
@@ -184,6 +190,12 @@ class SealsHeuristicAgent(Agent):
         return out
 
     def act(self, view: SealsSeatView) -> SealsPlay:
+        """The best-scoring legal play (the first of the best).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act. TypeError: a view of another game.
+        """
+        self.legal_for(view)
         if view.phase == PHASE_DECLARE:
             return _declaration(view)
         scored = self.scores(view)

@@ -132,3 +132,41 @@ def test_vector_env_refuses_configs_its_arrays_cannot_hold(config, words):
     with pytest.raises(ValueError, match=words):
         ScoutKernel(1, ScoutConfig(**config))
     ScoutVectorEnv(1, n_players=config["n_players"])  # the rules' own configs are fine
+
+
+# --- agents given a view they cannot act on ------------------------------------------------------------
+
+def _over(game):
+    g = game.clone()
+    while not g.game_over:
+        g.apply(g.legal_plays()[0])
+    return g
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "ismcts:20"])
+def test_scout_agents_refuse_a_view_whose_seat_is_not_to_act(spec):
+    """random said "high <= 0" and ISMCTS raised RuntimeError ("chose a play that is not legal") or
+    "max() arg is an empty sequence"; every agent now says the seat is not to act (ValueError)."""
+    from agents import make_agent
+    from seers_env.scout.view import ScoutSeatView
+
+    game = ScoutGame(ScoutConfig(n_players=3), seed=1)
+    before = game.to_dict()
+    agent = make_agent(spec, seed=0, game="scout")
+    with pytest.raises(ValueError, match="seat 1 is not to act"):
+        agent.act(ScoutSeatView(game, 1))
+    with pytest.raises(ValueError, match="is not to act"):
+        agent.act(ScoutSeatView(_over(game), 0))
+    assert game.to_dict() == before
+    assert agent.act(ScoutSeatView(game, 0)) in game.legal_plays()
+
+
+@pytest.mark.parametrize("spec", ["greedy", "heuristic"])
+def test_a_seers_catalog_agent_refuses_a_scout_view(spec):
+    """A Seers Catalog greedy/heuristic agent given a SCOUT view failed with AttributeError ('top')."""
+    from agents import make_agent
+    from seers_env.scout.view import ScoutSeatView
+
+    game = ScoutGame(ScoutConfig(n_players=3), seed=1)
+    with pytest.raises(TypeError, match="plays 'seers_catalog'.*'scout'"):
+        make_agent(spec, seed=0).act(ScoutSeatView(game, 0))

@@ -45,3 +45,37 @@ def test_replay_of_a_log_with_a_play_after_the_end_is_a_value_error():
     log["events"].append({"event": "play", "round": g.round, "seat": 0, "play": [0, 0]})
     with pytest.raises(ValueError, match="after the end"):
         SealsGame.replay(log)
+
+
+# --- agents given a view they cannot act on ------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "ismcts:20"])
+def test_seals_agents_refuse_a_view_whose_seat_is_not_to_act(spec):
+    """Seals greedy returned a take for a seat not to act and None once the game was over; heuristic and
+    ISMCTS raised "max() arg is an empty sequence" or RuntimeError; random said "high <= 0"."""
+    from agents import make_agent
+    from seers_env.seals.view import SealsSeatView
+
+    game = SealsGame(SealsConfig(n_players=3), seed=1)
+    before = game.to_dict()
+    other = (game.current + 1) % 3
+    agent = make_agent(spec, seed=0, game="seals")
+    with pytest.raises(ValueError, match=f"seat {other} is not to act"):
+        agent.act(SealsSeatView(game, other))
+    over = game.clone()
+    while not over.game_over:
+        over.apply(over.legal_plays()[0])
+    with pytest.raises(ValueError, match="the game is over"):
+        agent.act(SealsSeatView(over, 0))
+    assert game.to_dict() == before
+    assert agent.act(SealsSeatView(game, game.current)) in game.legal_plays()
+
+
+@pytest.mark.parametrize("spec", ["greedy", "heuristic"])
+def test_a_seers_catalog_agent_refuses_a_seals_view(spec):
+    from agents import make_agent
+    from seers_env.seals.view import SealsSeatView
+
+    game = SealsGame(SealsConfig(n_players=3), seed=1)
+    with pytest.raises(TypeError, match="plays 'seers_catalog'.*'seals'"):
+        make_agent(spec, seed=0).act(SealsSeatView(game, game.current))
