@@ -170,3 +170,32 @@ def test_a_seers_catalog_agent_refuses_a_scout_view(spec):
     game = ScoutGame(ScoutConfig(n_players=3), seed=1)
     with pytest.raises(TypeError, match="plays 'seers_catalog'.*'scout'"):
         make_agent(spec, seed=0).act(ScoutSeatView(game, 0))
+
+
+# --- deeply nested saved games --------------------------------------------------------------------------
+
+def _nested(depth: int) -> list:
+    x: list = []
+    for _ in range(depth):
+        x = [x]
+    return x
+
+
+@pytest.mark.parametrize("field", ["events", "public_history"])
+def test_deeply_nested_events_are_a_value_error_not_a_recursion_error(field):
+    """``from_dict`` copied the logs with ``json.dumps``/``copy.deepcopy``: a hand-made dict with data
+    nested 100000 deep raised RecursionError (and 600 deep passed json but not deepcopy)."""
+    for depth in (100_000, 600):
+        d = ScoutGame(ScoutConfig(n_players=3), seed=1).to_dict()
+        d[field] = d[field] + [{"event": "note", "x": _nested(depth)}]
+        with pytest.raises(ValueError, match="nest more than"):
+            ScoutGame.from_dict(d)
+    env = raw_env(n_players=3)
+    with pytest.raises(ValueError, match="nest more than"):
+        env.reset(options={"game": d})
+    assert env.game is None
+    # the engine's own logs load
+    g = ScoutGame(ScoutConfig(n_players=2), seed=0)
+    while not g.game_over:
+        g.apply(g.legal_plays()[0])
+    assert ScoutGame.from_dict(g.to_dict()).to_dict() == g.to_dict()

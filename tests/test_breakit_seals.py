@@ -79,3 +79,24 @@ def test_a_seers_catalog_agent_refuses_a_seals_view(spec):
     game = SealsGame(SealsConfig(n_players=3), seed=1)
     with pytest.raises(TypeError, match="plays 'seers_catalog'.*'seals'"):
         make_agent(spec, seed=0).act(SealsSeatView(game, game.current))
+
+
+def test_deeply_nested_events_are_a_value_error_not_a_recursion_error():
+    """A hand-made dict with events nested 100000 deep raised RecursionError in ``from_dict``."""
+    from seers_env.seals_v0 import raw_env
+
+    for depth in (100_000, 600):
+        x: list = []
+        for _ in range(depth):
+            x = [x]
+        d = SealsGame(SealsConfig(n_players=3), seed=1).to_dict()
+        d["events"] = d["events"] + [{"event": "note", "x": x}]
+        with pytest.raises(ValueError, match="nest more than"):
+            SealsGame.from_dict(d)
+    env = raw_env(n_players=3)
+    with pytest.raises(ValueError, match="nest more than"):
+        env.reset(options={"game": d})
+    g = SealsGame(SealsConfig(n_players=2), seed=3)
+    while not g.game_over:
+        g.apply(g.legal_plays()[-1])
+    assert SealsGame.from_dict(g.to_dict()).to_dict() == g.to_dict()

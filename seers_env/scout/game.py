@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from . import rulings
 from .cards import CARD_1_2, FACE_VALUE, N_CARDS, SETUP, face_name, face_of, face_pair, rotate_faces
 from .moves import can_show, set_key, strength_key, turn_plays, why_illegal_turn
@@ -851,12 +852,18 @@ class ScoutGame:
             if not isinstance(v, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
                                                   for e in v):
                 raise TypeError(f"{name} must be a list of dicts with an 'event' string")
+        if too_deep([d["events"], d["public_history"]], MAX_EVENT_DEPTH + 1):
+            raise ValueError(f"events/public_history nest more than {MAX_EVENT_DEPTH} levels deep (the engine's "
+                             f"events nest 5)")
         try:
             json.dumps([d["events"], d["public_history"]])
+            g.events = copy.deepcopy(d["events"])
+            g._public = copy.deepcopy(d["public_history"])
         except (TypeError, ValueError) as e:
             raise TypeError(f"events/public_history must be JSON data: {e}") from None
-        g.events = copy.deepcopy(d["events"])
-        g._public = copy.deepcopy(d["public_history"])
+        except RecursionError:
+            raise ValueError("events/public_history nest too deeply: the engine's events are a few levels "
+                             "deep") from None
         _load_state(g, d)
         origin = d["origin"]
         if origin is not None:

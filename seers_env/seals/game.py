@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from . import rulings
 from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
@@ -576,11 +577,15 @@ class SealsGame:
         if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
                                                    for e in events):
             raise TypeError("events must be a list of dicts with an 'event' string")
+        if too_deep(events, MAX_EVENT_DEPTH):
+            raise ValueError(f"events nest more than {MAX_EVENT_DEPTH} levels deep (the engine's events nest 4)")
         try:
             json.dumps(events)
+            g.events = copy.deepcopy(events)
         except (TypeError, ValueError) as e:
             raise TypeError(f"events must be JSON data: {e}") from None
-        g.events = copy.deepcopy(events)
+        except RecursionError:
+            raise ValueError("events nest too deeply: the engine's events are a few levels deep") from None
         _load_state(g, d)
         g._legal = None
         origin = d["origin"]
