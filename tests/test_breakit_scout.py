@@ -199,3 +199,10 @@ def test_deeply_nested_events_are_a_value_error_not_a_recursion_error(field):
     while not g.game_over:
         g.apply(g.legal_plays()[0])
     assert ScoutGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+@pytest.mark.parametrize("play", [None, (2, 0, 0, 0, 0, 1), "show"])
+def test_describe_of_something_not_a_play_is_a_type_error(play):
+    """``ScoutGame.describe`` raised AttributeError ('tuple' object has no attribute 'describe')."""
+    with pytest.raises(TypeError, match="describe\\(\\) takes a ScoutPlay"):
+        ScoutGame(ScoutConfig(n_players=3), seed=0).describe(play)

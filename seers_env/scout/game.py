@@ -715,7 +715,13 @@ class ScoutGame:
     # --- display ------------------------------------------------------------------------------------
     def describe(self, play: ScoutPlay) -> str:
         """``play`` in words with the cards it moves now, e.g. ``"Show 4 5 6 (positions 2-4)"``; plays
-        that are not legal now are described without cards."""
+        that are not legal now are described without cards.
+
+        Raises:
+            TypeError: ``play`` is not a :class:`~seers_env.scout.plays.ScoutPlay`.
+        """
+        if not isinstance(play, ScoutPlay):
+            raise TypeError(f"describe() takes a ScoutPlay, got {type(play).__name__}: {play!r}"[:300])
         if not self.is_legal(play) or play.kind in (KEEP, ROTATE, STOP):
             return play.describe()
         hand = list(self._hands[self.current])
