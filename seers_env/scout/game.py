@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from . import rulings
 from .cards import CARD_1_2, FACE_VALUE, N_CARDS, SETUP, face_name, face_of, face_pair, rotate_faces
 from .moves import can_show, set_key, strength_key, turn_plays, why_illegal_turn
@@ -207,6 +206,24 @@ _STATE_FIELDS = (
 )
 _DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "origin", "events",
                 "public_history") + _STATE_FIELDS
+
+
+#: Nesting a saved game's event logs may have (the engine's events nest 5 levels; as
+#: :data:`seers_env.jsonio.MAX_EVENT_DEPTH`, not imported: this module is a compiled source).
+MAX_EVENT_DEPTH = 32
+
+
+def too_deep(obj: Any, limit: int = MAX_EVENT_DEPTH) -> bool:
+    """Whether lists/tuples/dicts in ``obj`` nest more than ``limit`` levels (checked without recursion, so
+    that ``copy.deepcopy`` and ``json.dumps`` cannot overflow Python's stack)."""
+    stack = [(obj, 0)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (list, tuple, dict)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    return False
 
 
 def _rng_from_state(state: Any, name: str) -> np.random.Generator:
