@@ -206,3 +206,12 @@ def test_describe_of_something_not_a_play_is_a_type_error(play):
     """``ScoutGame.describe`` raised AttributeError ('tuple' object has no attribute 'describe')."""
     with pytest.raises(TypeError, match="describe\\(\\) takes a ScoutPlay"):
         ScoutGame(ScoutConfig(n_players=3), seed=0).describe(play)
+
+
+def test_rng_state_naming_the_base_bit_generator_is_a_value_error():
+    """``{'bit_generator': 'BitGenerator'}`` raised NotImplementedError (numpy's base class)."""
+    d = ScoutGame(ScoutConfig(n_players=3), seed=1).to_dict()
+    for field in ("rng_state", "initial_rng_state"):
+        bad = dict(d, **{field: {"bit_generator": "BitGenerator"}})
+        with pytest.raises(ValueError, match=f"{field}\\['bit_generator'\\]='BitGenerator'"):
+            ScoutGame.from_dict(bad)

@@ -100,3 +100,12 @@ def test_deeply_nested_events_are_a_value_error_not_a_recursion_error():
     while not g.game_over:
         g.apply(g.legal_plays()[-1])
     assert SealsGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+def test_rng_state_naming_the_base_bit_generator_is_a_value_error():
+    """``{'bit_generator': 'BitGenerator'}`` raised NotImplementedError (numpy's base class)."""
+    d = SealsGame(SealsConfig(n_players=3), seed=1).to_dict()
+    for field in ("rng_state", "initial_rng_state"):
+        bad = dict(d, **{field: {"bit_generator": "BitGenerator"}})
+        with pytest.raises(ValueError, match=f"{field}\\['bit_generator'\\]='BitGenerator'"):
+            SealsGame.from_dict(bad)

@@ -170,7 +170,7 @@ def _rng_from_state(state: Any, name: str) -> np.random.Generator:
         raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
     kind = state.get("bit_generator")
     cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)):
+    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
         raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
     bit_gen = cls()
     try:
