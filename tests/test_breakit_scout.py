@@ -215,3 +215,32 @@ def test_rng_state_naming_the_base_bit_generator_is_a_value_error():
         bad = dict(d, **{field: {"bit_generator": "BitGenerator"}})
         with pytest.raises(ValueError, match=f"{field}\\['bit_generator'\\]='BitGenerator'"):
             ScoutGame.from_dict(bad)
+
+
+# --- the web server ------------------------------------------------------------------------------------
+
+def test_web_scout_game_with_an_allowed_seers_model_is_a_400_not_a_server_error():
+    """``seers serve --agent learned:<Seers model>``: a page asking for that agent at a SCOUT table made
+    ``make_agent`` raise ModelConfigError inside the request (a 500 with a traceback); now a 400 naming the
+    problem, and no game is made."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("torch")
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from seers_web.app import create_app
+    from seers_web.sessions import Limits
+
+    model = Path(__file__).resolve().parent.parent / "train" / "models" / "learned_4p.pt"
+    if not model.exists():
+        pytest.skip("the shipped Seers Catalog model is not in this checkout")
+    spec = f"learned:{model}"
+    app = create_app(Limits(max_sessions=4, allowed_specs=(spec,)), seed=0)
+    client = TestClient(app, base_url="http://127.0.0.1:8000", headers={"Content-Type": "application/json"},
+                        raise_server_exceptions=False)
+    r = client.post("/api/games", json={"game": "scout", "mode": "watch", "players": 4, "agents": [spec],
+                                        "seed": 1})
+    assert r.status_code == 400, r.text
+    assert "trained for Seers Catalog" in r.json()["error"] and str(model) not in r.json()["error"].split(".")[0]
+    assert client.get("/api/games").json() == [] or len(client.app.state.store) == 0
