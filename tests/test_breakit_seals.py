@@ -109,3 +109,15 @@ def test_rng_state_naming_the_base_bit_generator_is_a_value_error():
         bad = dict(d, **{field: {"bit_generator": "BitGenerator"}})
         with pytest.raises(ValueError, match=f"{field}\\['bit_generator'\\]='BitGenerator'"):
             SealsGame.from_dict(bad)
+
+
+@pytest.mark.parametrize("weights, name", [({"closeness": float("nan")}, "closeness"),
+                                           ({"threat": "x"}, "threat"), ({"gift": True}, "gift"),
+                                           ({"win_bonus": float("inf")}, "win_bonus")])
+def test_seals_weights_must_be_finite_numbers(weights, name):
+    """SealsWeights took anything: NaN made act() raise StopIteration, a string TypeError mid-search."""
+    from agents.seals import SealsWeights
+
+    with pytest.raises(ValueError, match=f"SealsWeights.{name}="):
+        SealsWeights(**weights)
+    SealsWeights(closeness=0.5, threat=2)  # numbers are fine
