@@ -52,10 +52,10 @@ def test_two_player_round_one_without_set_aside_cards_is_refused():
     hands and the game would stall with no legal play."""
     with pytest.raises(ValueError, match="set_aside"):
         ScoutGame.from_position(ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4)]], set_aside=[])
-    # the last round with cards still set aside: they would never be dealt
-    with pytest.raises(ValueError, match="set_aside"):
-        ScoutGame.from_position(ScoutConfig(n_players=2, n_rounds=1), hands=[[_pair(1, 2)], [_pair(3, 4)]],
-                                set_aside=[_pair(5, 6), _pair(7, 8)])
+    # a 1-round game sets 22 cards aside too (section 7) and still loads
+    one = ScoutGame(ScoutConfig(n_players=2, n_rounds=1), seed=0)
+    assert len(one.set_aside) == 22
+    assert ScoutGame.from_dict(one.to_dict()).to_dict() == one.to_dict()
     g = ScoutGame.from_position(ScoutConfig(n_players=2), hands=[[_pair(1, 2)], [_pair(3, 4)]],
                                 set_aside=[_pair(5, 6), _pair(7, 8)])
     while not g.game_over:

@@ -1142,9 +1142,6 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         if later and not g._set_aside:
             raise ValueError(f"set_aside is empty but round {g.round + 2} of {cfg.n_rounds} is dealt from it "
                              f"(section 7): give an even number (2..22) of cards")
-        if not later and g._set_aside:
-            raise ValueError(f"set_aside has {len(g._set_aside)} cards but no later round deals them "
-                             f"(round {g.round + 1} of {cfg.n_rounds}): use []")
     rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
           for i, c in enumerate(_list("round_cards", d["round_cards"]))]
     if rc != sorted(set(rc)):
