@@ -244,3 +244,20 @@ def test_web_scout_game_with_an_allowed_seers_model_is_a_400_not_a_server_error(
     assert r.status_code == 400, r.text
     assert "trained for Seers Catalog" in r.json()["error"] and str(model) not in r.json()["error"].split(".")[0]
     assert client.get("/api/games").json() == [] or len(client.app.state.store) == 0
+
+
+# --- the new load checks never refuse a position the engine reaches --------------------------------------
+
+@pytest.mark.parametrize("n, rounds, may_stop", [(2, 1, False), (2, 2, True), (2, 2, False), (3, 1, False),
+                                                 (4, 1, False), (5, 1, False)])
+def test_every_position_of_engine_games_loads(n, rounds, may_stop):
+    rng = np.random.default_rng(n * 10 + rounds)
+    config = ScoutConfig(n_players=n, n_rounds=rounds, two_player_may_stop=may_stop)
+    for seed in range(3):
+        g = ScoutGame(config, seed=seed)
+        while not g.game_over:
+            d = g.to_dict()
+            assert ScoutGame.from_dict(d).to_dict() == d
+            legal = g.legal_plays()
+            g.apply(legal[int(rng.integers(len(legal)))])
+        assert ScoutGame.from_dict(g.to_dict()).to_dict() == g.to_dict()

@@ -121,3 +121,19 @@ def test_seals_weights_must_be_finite_numbers(weights, name):
     with pytest.raises(ValueError, match=f"SealsWeights.{name}="):
         SealsWeights(**weights)
     SealsWeights(closeness=0.5, threat=2)  # numbers are fine
+
+
+@pytest.mark.parametrize("n, rounds, tie_breaks", [(2, 1, 0), (2, 2, 1), (3, 1, 3), (4, 2, 0)])
+def test_every_finished_engine_game_loads(n, rounds, tie_breaks):
+    """The section 6 check on ``game_over`` never refuses a game the engine finished."""
+    import numpy as np
+
+    rng = np.random.default_rng(n + 10 * rounds)
+    config = SealsConfig(n_players=n, n_rounds=rounds, max_tie_break_rounds=tie_breaks)
+    for seed in range(8):
+        g = SealsGame(config, seed=seed)
+        while not g.game_over:
+            legal = g.legal_plays()
+            g.apply(legal[int(rng.integers(len(legal)))])
+        d = g.to_dict()
+        assert SealsGame.from_dict(d).to_dict() == d
