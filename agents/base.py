@@ -45,6 +45,33 @@ class Agent(abc.ABC):
         (:class:`train.model_config.ModelConfig`).
         """
 
+    def check_view(self, view) -> None:
+        """Raise ``TypeError`` if ``view`` is a seat view of another game than :attr:`game` (the view's
+        ``game_name``); agents for every game (``game`` ``None``) take any view."""
+        game = getattr(view, "game_name", None)
+        if self.game is not None and game is not None and game != self.game:
+            raise TypeError(f"agent {self.name!r} plays {self.game!r}, but act() got a view of {game!r}; "
+                            f"build the agent for that game (make_agent(spec, game={game!r}))")
+
+    def legal_for(self, view) -> list:
+        """``view.legal_plays()`` after :meth:`check_view`, never empty.
+
+        Raises:
+            TypeError: a view of another game. ValueError: the view's seat is not to act (another seat
+                is, or the game is over): act() needs the acting seat's view.
+        """
+        self.check_view(view)
+        legal = view.legal_plays()
+        if not legal:
+            if getattr(view, "game_over", False):
+                why = "the game is over"
+            else:
+                current = getattr(view, "current", None)
+                why = f"seat {current} is to act" if isinstance(current, int) else "another seat is to act"
+            raise ValueError(f"seat {getattr(view, 'seat', '?')} is not to act now ({why}); act() needs the "
+                             "acting seat's view")
+        return legal
+
     @abc.abstractmethod
     def act(self, view: SeatView) -> Play:
         """Return one element of ``view.legal_plays()`` (never empty when it is this seat's turn)."""
@@ -56,5 +83,5 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, view: SeatView) -> Play:
-        legal = view.legal_plays()
+        legal = self.legal_for(view)
         return legal[int(self.rng.integers(len(legal)))]

@@ -46,7 +46,7 @@ class GreedyAgent(Agent):
     game = "seers_catalog"
 
     def act(self, view: SeatView) -> Play:
-        legal = view.legal_plays()
+        legal = self.legal_for(view)
         melds = [p for p in legal if p.kind == PlayKind.MELD]
         if not melds:
             return legal[0]  # PASS is first whenever there is no meld (seers_env.moves order)

@@ -143,7 +143,9 @@ class HeuristicAgent(Agent):
 
         Raises:
             ValueError: ``view``'s seat is not to act (it has no legal plays now).
+            TypeError: a view of another game.
         """
+        self.check_view(view)
         scores = self.score_array(view)
         if scores.shape[0] == 0:
             raise ValueError(f"seat {view.seat} is not to act now (seat {view._game.current} is, or the "

@@ -255,7 +255,12 @@ class ISMCTSAgent(Agent):
         return [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
 
     def act(self, view: SeatView) -> Any:
-        legal = view.legal_plays()
+        """The most visited root play after the search (module docstring).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act (:meth:`~agents.base.Agent.legal_for`).
+        """
+        legal = self.legal_for(view)
         if len(legal) == 1:
             self.last_iterations = 0
             self.last_visits = {}

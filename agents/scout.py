@@ -95,7 +95,9 @@ class ScoutGreedyAgent(Agent):
 
         Raises:
             ValueError: ``view``'s seat is not to act (the game is over or another seat is).
+            TypeError: a view of another game.
         """
+        self.check_view(view)
         if view.game_over or view.current != view.seat:
             raise ValueError(f"seat {view.seat} is not to act now (seat {view.current} is, or the game is "
                              "over); act() needs the acting seat's view")
@@ -615,7 +617,9 @@ class ScoutHeuristicAgent(Agent):
 
         Raises:
             ValueError: ``view``'s seat is not to act (it has no legal plays now).
+            TypeError: a view of another game.
         """
+        self.check_view(view)
         scores = self.score_array(view)
         if scores.shape[0] == 0:
             raise ValueError(f"seat {view.seat} is not to act now (seat {view.current} is, or the game is "

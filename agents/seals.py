@@ -17,7 +17,10 @@ row) still hold that many of each missing symbol (cards never leave a hand durin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
 
 from seers_env.seals.cards import N_NUMBERS, N_SYMBOLS, RUN, SET_MARKS, symbol_counts
 from seers_env.seals.game import PHASE_DECLARE
@@ -57,6 +60,12 @@ class SealsGreedyAgent(Agent):
     game = "seals"
 
     def act(self, view: SealsSeatView) -> SealsPlay:
+        """The greedy play (class docstring).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act. TypeError: a view of another game.
+        """
+        self.legal_for(view)
         if view.phase == PHASE_DECLARE:
             return _declaration(view)
         hand, row = view.hand, view.row
@@ -73,6 +82,9 @@ class SealsGreedyAgent(Agent):
 class SealsWeights:
     """Weights of :class:`SealsHeuristicAgent`.
 
+    Raises:
+        ValueError: a weight that is not a finite number.
+
     Attributes:
         closeness: a reachable set kind that lacks ``k`` cards is worth ``marks * closeness ** k``.
         win_bonus: added to a take after which the hand holds a set (it wins the round now).
@@ -86,6 +98,15 @@ class SealsWeights:
     denial: float = 0.6
     threat: float = 3.0
     gift: float = 0.5
+
+    def __post_init__(self) -> None:
+        """Raises ``ValueError`` for a weight that is not a finite number (bools refused), as
+        :class:`agents.scout.ScoutWeights` does."""
+        for f in fields(self):
+            x = getattr(self, f.name)
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(x):
+                raise ValueError(f"SealsWeights.{f.name}={x!r} is not allowed; each weight must be a finite number")
 
 
 def hand_value(counts: list[int], free: list[int], closeness: float) -> float:
@@ -184,6 +205,12 @@ class SealsHeuristicAgent(Agent):
         return out
 
     def act(self, view: SealsSeatView) -> SealsPlay:
+        """The best-scoring legal play (the first of the best).
+
+        Raises:
+            ValueError: ``view``'s seat is not to act. TypeError: a view of another game.
+        """
+        self.legal_for(view)
         if view.phase == PHASE_DECLARE:
             return _declaration(view)
         scored = self.scores(view)

@@ -30,6 +30,23 @@ def _plain(obj: Any) -> Any:
     raise TypeError(f"object of type {type(obj).__name__} is not JSON serialisable: {obj!r}")
 
 
+#: Nesting a saved game's event logs may have (the engine's events are 4 levels deep); deeper data would
+#: overflow Python's recursion in ``copy.deepcopy`` / ``json.dumps``.
+MAX_EVENT_DEPTH = 32
+
+
+def too_deep(obj: Any, limit: int = MAX_EVENT_DEPTH) -> bool:
+    """Whether lists/tuples/dicts in ``obj`` nest more than ``limit`` levels (checked without recursion)."""
+    stack = [(obj, 0)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (list, tuple, dict)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    return False
+
+
 def non_finite_path(obj: Any, where: str = "$") -> str | None:
     """Where the first NaN or infinity in ``obj`` is, as ``$.agents.random.score_ci[0]``; ``None`` if none."""
     if isinstance(obj, (float, np.floating)):

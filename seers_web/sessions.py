@@ -561,8 +561,7 @@ class SessionStore:
 
             scout_config = ScoutConfig(n_players=players, n_rounds=rounds)
             scout_game = ScoutGame(scout_config, seed=seed)
-            agents = {s: make_agent(spec, seed=agent_seed(seed, s), game=game_name)
-                      for s, spec in zip(agent_seats, specs)}
+            agents = self._build_agents(make_agent, agent_seed, agent_seats, specs, seed, game_name, players, False)
             for s, agent in agents.items():
                 try:
                     agent.check_game(game_name, scout_config)
@@ -578,7 +577,7 @@ class SessionStore:
         config = GameConfig(n_players=players, n_rounds=rounds,
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
         game = Game(config, seed=seed)
-        agents = {s: make_agent(spec, seed=agent_seed(seed, s)) for s, spec in zip(agent_seats, specs)}
+        agents = self._build_agents(make_agent, agent_seed, agent_seats, specs, seed, DEFAULT_GAME, players, artifacts)
         for s, agent in agents.items():  # e.g. a learned model of another table: refused before any play
             try:
                 agent.check_use(players, config.artifact_deck)
@@ -591,6 +590,22 @@ class SessionStore:
         if should_stop():
             raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
         return self._add(Session(secrets.token_hex(4), mode, game, names, agents, seat, seed))
+
+    def _build_agents(self, make_agent, agent_seed, seats, specs, seed, game_name, players, artifacts) -> dict:
+        """One agent per seat. A spec of ``allowed_specs`` is not built by :func:`check_spec`: its model
+        may be of another game (``ModelConfigError``), which is the page's 400, not a server error."""
+        from seers_env.games import game_spec
+
+        title = game_spec(game_name).title
+        agents = {}
+        for s, spec in zip(seats, specs):
+            try:
+                agents[s] = build_agent(make_agent, spec, agent_seed(seed, s), game_name)
+            except (ValueError, OSError, ImportError, RuntimeError) as err:
+                raise WebError(f"the agent at player {s} ({spec}) cannot play this {title} table "
+                               f"({players} players): {table_problem(None, err, players, artifacts)}. The page "
+                               f"may use {page_specs_text(self.limits, game_name)}") from None
+        return agents
 
     def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
         """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""

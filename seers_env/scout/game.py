@@ -208,13 +208,31 @@ _DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "o
                 "public_history") + _STATE_FIELDS
 
 
+#: Nesting a saved game's event logs may have (the engine's events nest 5 levels; as
+#: :data:`seers_env.jsonio.MAX_EVENT_DEPTH`, not imported: this module is a compiled source).
+MAX_EVENT_DEPTH = 32
+
+
+def too_deep(obj: Any, limit: int = MAX_EVENT_DEPTH) -> bool:
+    """Whether lists/tuples/dicts in ``obj`` nest more than ``limit`` levels (checked without recursion, so
+    that ``copy.deepcopy`` and ``json.dumps`` cannot overflow Python's stack)."""
+    stack = [(obj, 0)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (list, tuple, dict)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    return False
+
+
 def _rng_from_state(state: Any, name: str) -> np.random.Generator:
     """A generator restored from a ``bit_generator.state`` dict (ValueError/TypeError naming ``name``)."""
     if not isinstance(state, dict):
         raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
     kind = state.get("bit_generator")
     cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)):
+    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
         raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
     bit_gen = cls()
     try:
@@ -714,7 +732,13 @@ class ScoutGame:
     # --- display ------------------------------------------------------------------------------------
     def describe(self, play: ScoutPlay) -> str:
         """``play`` in words with the cards it moves now, e.g. ``"Show 4 5 6 (positions 2-4)"``; plays
-        that are not legal now are described without cards."""
+        that are not legal now are described without cards.
+
+        Raises:
+            TypeError: ``play`` is not a :class:`~seers_env.scout.plays.ScoutPlay`.
+        """
+        if not isinstance(play, ScoutPlay):
+            raise TypeError(f"describe() takes a ScoutPlay, got {type(play).__name__}: {play!r}"[:300])
         if not self.is_legal(play) or play.kind in (KEEP, ROTATE, STOP):
             return play.describe()
         hand = list(self._hands[self.current])
@@ -851,12 +875,18 @@ class ScoutGame:
             if not isinstance(v, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
                                                   for e in v):
                 raise TypeError(f"{name} must be a list of dicts with an 'event' string")
+        if too_deep([d["events"], d["public_history"]], MAX_EVENT_DEPTH + 1):
+            raise ValueError(f"events/public_history nest more than {MAX_EVENT_DEPTH} levels deep (the engine's "
+                             f"events nest 5)")
         try:
             json.dumps([d["events"], d["public_history"]])
+            g.events = copy.deepcopy(d["events"])
+            g._public = copy.deepcopy(d["public_history"])
         except (TypeError, ValueError) as e:
             raise TypeError(f"events/public_history must be JSON data: {e}") from None
-        g.events = copy.deepcopy(d["events"])
-        g._public = copy.deepcopy(d["public_history"])
+        except RecursionError:
+            raise ValueError("events/public_history nest too deeply: the engine's events are a few levels "
+                             "deep") from None
         _load_state(g, d)
         origin = d["origin"]
         if origin is not None:
@@ -1000,6 +1030,9 @@ class ScoutGame:
                 play = ScoutPlay.from_list(e.get("play"))
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
+            if game.game_over:
+                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
+                                 f"a log holds {i} plays here")
             game.apply(play)
         dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
@@ -1104,6 +1137,11 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         raise ValueError("set_aside must be empty with 3-5 players (every card is dealt)")
     if n == 2 and len(g._set_aside) % 2:
         raise ValueError(f"set_aside has {len(g._set_aside)} cards; it is dealt half to each player: use an even count")
+    if n == 2 and not g.game_over:
+        later = g.round + 1 < cfg.n_rounds  # section 7: round 2 deals exactly the cards set aside
+        if later and not g._set_aside:
+            raise ValueError(f"set_aside is empty but round {g.round + 2} of {cfg.n_rounds} is dealt from it "
+                             f"(section 7): give an even number (2..22) of cards")
     rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
           for i, c in enumerate(_list("round_cards", d["round_cards"]))]
     if rc != sorted(set(rc)):
@@ -1134,3 +1172,10 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         raise ValueError(f"hands[{g.current}] is empty but that seat is to act")
     if not g.game_over and any(not h for h in g._hands):
         raise ValueError("a hand is empty in a round that has not ended (section 6(a) ends it at once)")
+    if not g.game_over and phase == PHASE_PLAY and g._owner == g.current:
+        raise ValueError(f"current={g.current} is active_owner: the turn never comes back to the last shower "
+                         f"before someone else shows or the round ends (sections 5, 6(b), 7)")
+    if (not g.game_over and phase == PHASE_PLAY and n == 2 and g._active and g._chips[g.current] == 0
+            and not can_show([FACE_VALUE[f] for f in g._hands[g.current]], set_key(g._active))):
+        raise ValueError(f"player_{g.current} to act has chips=0 and no show beats active={d['active']!r}: "
+                         f"section 7(b) has ended this round already")

@@ -65,6 +65,23 @@ H_CAP = 46
 #: Active Set slots (a run has at most 10 cards, a set 9).
 ACTIVE_CAP = ACTIVE_SLOTS
 MAX_ROUNDS = 5
+#: The largest ``max_turns_per_round`` the kernel stores (an int64 scalar; turn counts stay below it).
+MAX_TURNS_CAP = 2**62
+
+
+def check_kernel_config(config) -> None:
+    """Refuse a :class:`~seers_env.scout.game.ScoutConfig` the kernel's fixed arrays cannot hold.
+
+    Raises:
+        ValueError: ``n_rounds`` above :data:`MAX_ROUNDS` (section 2 has at most 5 rounds; the Python
+            engine and ``scout_v0`` play more) or ``max_turns_per_round`` above :data:`MAX_TURNS_CAP`.
+    """
+    if config.n_rounds > MAX_ROUNDS:
+        raise ValueError(f"n_rounds={config.n_rounds} is not allowed in the compiled SCOUT kernel (vector env, "
+                         f"actors); use 1..{MAX_ROUNDS}, or the AEC environment scout_v0 for longer games")
+    if config.max_turns_per_round > MAX_TURNS_CAP:
+        raise ValueError(f"max_turns_per_round={config.max_turns_per_round} is not allowed in the compiled SCOUT "
+                         f"kernel; use 1..2**62")
 
 # --- scalars --------------------------------------------------------------------------------------------
 S_N = 0  # players
@@ -1304,7 +1321,8 @@ class ScoutKernel:
         slot_rngs: each slot's generator of game seeds (the AEC env's ``reset()`` draws), or ``None``.
 
     Raises:
-        ValueError: ``num_games < 1``. TypeError: ``config`` is not a ``ScoutConfig``.
+        ValueError: ``num_games < 1``; a config the arrays cannot hold (:func:`check_kernel_config`).
+            TypeError: ``config`` is not a ``ScoutConfig``.
 
     Methods taking a slot ``i`` raise ``IndexError`` outside ``0 .. num_games - 1`` and ``TypeError`` for a
     non-integer, before anything changes.
@@ -1319,6 +1337,7 @@ class ScoutKernel:
             config = ScoutConfig()
         if not isinstance(config, ScoutConfig):
             raise TypeError(f"config must be a ScoutConfig, got {type(config).__name__}: {config!r}")
+        check_kernel_config(config)
         self.config = config
         n = self.num_games = int(num_games)
         self.hands = np.zeros((n, MAX_SEATS, H_CAP), np.int8)

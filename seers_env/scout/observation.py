@@ -23,7 +23,7 @@ pile_sizes          5       relative score-pile sizes / 11
 pile_cards          45      1 for each card id in some score pile this round (all were shown face up)
 unseen              45      1 for each card id this seat has not seen: may be in another hand's hidden slots (or,
                             2 players, among the cards set aside / out of play)
-chips               5       relative Scout chips held / 10 (2 players: unspent own chips)
+chips               5       relative Scout chips held / 10, clipped to 50 (2 players: unspent own chips)
 scout_show_used     5       relative flags: Scout & Show used this round
 known_slots         360     per other seat ``r = 1..4`` (90 each): that hand's slots known from scouts this round,
                             slot ``i`` at ``2i``: top / 10, bottom / 10; zeros for hidden slots and past the end
@@ -31,7 +31,7 @@ known_slots         360     per other seat ``r = 1..4`` (90 each): that hand's s
 known_cards         180     per other seat ``r = 1..4`` (45 each): 1 for each card id known to be in that hand
                             (scouted into it this round, not shown since)
 totals              5       relative game totals (completed rounds) / 20, clipped to +/-50
-last_round          5       relative scores of the last completed round / 20
+last_round          5       relative scores of the last completed round / 20, clipped to +/-50
 round               2       round index / n_rounds; 1 if this is the last round
 phase               2       one-hot: rotation phase (keep/rotate decisions), play phase
 current             5       one-hot relative seat to act (all 0 once the game is over)
@@ -167,7 +167,7 @@ def observe(view: ScoutSeatView, pending: PendingScout | None = None) -> np.ndar
     for r, s in enumerate(rel):
         vec[o_sizes + r] = sizes[s] / _SCALE_COUNT
         vec[o_piles + r] = len(piles[s]) / _SCALE_COUNT
-        vec[o_chips + r] = chips[s] / 10.0
+        vec[o_chips + r] = min(OBS_BOUND, chips[s] / 10.0)  # 3-5 players: no chip limit (section 1)
         vec[o_used + r] = float(used[s])
         pile_cards += piles[s]
     if pile_cards:
@@ -193,7 +193,7 @@ def observe(view: ScoutSeatView, pending: PendingScout | None = None) -> np.ndar
         totals = view.totals
         for r, s in enumerate(rel):
             vec[o_tot + r] = max(-OBS_BOUND, min(OBS_BOUND, totals[s] / _SCALE_SCORE))
-            vec[o_last + r] = rs[-1][s] / _SCALE_SCORE
+            vec[o_last + r] = max(-OBS_BOUND, min(OBS_BOUND, rs[-1][s] / _SCALE_SCORE))
     cfg = view.config
     o = _O["round"]
     vec[o] = view.round / cfg.n_rounds

@@ -182,6 +182,7 @@ class ScoutVectorEnv(VectorEnv):
             raise TypeError(f"unknown SCOUT option(s) {unknown}; allowed: n_players, reward_mode, "
                             f"{', '.join(CONFIG_FIELDS)}")
         self.config = ScoutConfig(n_players=n_players, **config)
+        kernel.check_kernel_config(self.config)
         self.num_envs = int(num_envs)
         self.n_players = self.config.n_players
         self.reward_mode = reward_mode

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from . import rulings
 from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
@@ -169,7 +170,7 @@ def _rng_from_state(state: Any, name: str) -> np.random.Generator:
         raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
     kind = state.get("bit_generator")
     cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)):
+    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
         raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
     bit_gen = cls()
     try:
@@ -576,11 +577,15 @@ class SealsGame:
         if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
                                                    for e in events):
             raise TypeError("events must be a list of dicts with an 'event' string")
+        if too_deep(events, MAX_EVENT_DEPTH):
+            raise ValueError(f"events nest more than {MAX_EVENT_DEPTH} levels deep (the engine's events nest 4)")
         try:
             json.dumps(events)
+            g.events = copy.deepcopy(events)
         except (TypeError, ValueError) as e:
             raise TypeError(f"events must be JSON data: {e}") from None
-        g.events = copy.deepcopy(events)
+        except RecursionError:
+            raise ValueError("events nest too deeply: the engine's events are a few levels deep") from None
         _load_state(g, d)
         g._legal = None
         origin = d["origin"]
@@ -685,6 +690,9 @@ class SealsGame:
                 play = SealsPlay.from_list(e.get("play"))
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
+            if game.game_over:
+                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
+                                 f"a log holds {i} plays here")
             game.apply(play)
         dealt = [e["pile"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
@@ -745,6 +753,15 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
         raise ValueError(f"totals {totals}: a seat has {MARKS_TO_WIN} Marks, so the game is over (section 6)")
     if not g.game_over and g.tie_breaks == 0 and g.counter == 0:
         raise ValueError("counter=0 with no tie-break: the game would have ended or gone to a tie-break")
+    if g.game_over:
+        best = max(totals)
+        ended = best >= MARKS_TO_WIN or (g.counter == 0 and (
+            totals.count(best) == 1 or g.tie_breaks >= cfg.max_tie_break_rounds))
+        if not ended:
+            raise ValueError(f"game_over=True but the game has not ended (section 6): totals {totals}, "
+                             f"counter={g.counter}, tie_breaks={g.tie_breaks}; it ends when a seat has "
+                             f"{MARKS_TO_WIN} Marks, or the counter is empty with one leader or after "
+                             f"max_tie_break_rounds={cfg.max_tie_break_rounds} tie-breaks")
     playing = _list("playing", d["playing"], n)
     g._playing = [_check_bool(f"playing[{s}]", x) for s, x in enumerate(playing)]
     if g.tie_breaks == 0 and not all(g._playing):
