@@ -16,7 +16,7 @@ from seers_env.seals import SealsConfig, SealsGame, SealsPlay, SealsSeatView
 from seers_env.seals.cards import COIN, RUN, card_of, symbol_counts
 from seers_env.seals.moves import taken_cards
 
-RED, BLUE, GREEN, YELLOW, PURPLE = range(5)
+RED, BLUE, GREEN, YELLOW, BLACK = range(5)
 
 
 def num(colour: int, number: int) -> int:
@@ -42,27 +42,27 @@ def test_greedy_takes_what_brings_a_set_closest_then_the_most_cards():
 
 def test_both_agents_complete_a_set_when_a_take_does_and_declare_the_most_marks():
     hand = [num(c, 3) for c in range(3)] + [num(c, 8) for c in range(3)]
-    row = [num(PURPLE, 3), num(RED, 1), num(RED, 2), num(BLUE, 5)]
+    row = [num(BLACK, 3), num(RED, 1), num(RED, 2), num(BLUE, 5)]
     for agent in (SealsGreedyAgent(), SealsHeuristicAgent()):
         game = SealsGame.from_position(row=row, hands=[hand, [], []])
         play = agent.act(SealsSeatView(game, 0))
-        assert num(PURPLE, 3) in taken_cards(game.row, play)
+        assert num(BLACK, 3) in taken_cards(game.row, play)
         game.apply(play)
         assert game.phase == "declare" and agent.act(SealsSeatView(game, 0)) == SealsPlay.declare([2])
     full = [num(c, 3) for c in range(4)] + [num(c, 8) for c in range(4)] + [card_of(c, COIN) for c in range(4)]
     for agent in (SealsGreedyAgent(), SealsHeuristicAgent()):
-        game = SealsGame.from_position(row=[num(PURPLE, 1)], hands=[full, [], []], phase="declare", turns=1)
+        game = SealsGame.from_position(row=[num(BLACK, 1)], hands=[full, [], []], phase="declare", turns=1)
         declaration = agent.act(SealsSeatView(game, 0))
         assert declaration == SealsPlay.declare([2, 7, COIN]) and declaration.marks() == 6
 
 
 def test_heuristic_denies_the_next_player_an_immediate_win_that_greedy_leaves():
-    row = [num(PURPLE, 7), num(RED, 1), num(RED, 2), num(BLUE, 5)]
+    row = [num(BLACK, 7), num(RED, 1), num(RED, 2), num(BLUE, 5)]
     hands = [[], [num(c, 7) for c in range(3)], []]
     greedy = SealsGreedyAgent().act(_view(row, hands))
     heuristic = SealsHeuristicAgent().act(_view(row, hands))
-    assert num(PURPLE, 7) not in taken_cards(row, greedy)
-    assert num(PURPLE, 7) in taken_cards(row, heuristic)
+    assert num(BLACK, 7) not in taken_cards(row, greedy)
+    assert num(BLACK, 7) in taken_cards(row, heuristic)
 
 
 def test_hand_value_drops_when_the_cards_a_set_needs_are_gone():

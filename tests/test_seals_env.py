@@ -101,7 +101,7 @@ def test_declaration_stage_keeps_the_agent_and_declaring_ends_the_round():
     game = SealsGame.from_position(row=row, hands=[hand, [], []])
     e = raw_env(n_players=3)
     e.reset(options={"game": game.to_dict()})
-    e.step(SealsPlay.colour(4).action)  # Purple: the fourth 3
+    e.step(SealsPlay.colour(4).action)  # Black: the fourth 3
     assert e.agent_selection == "player_0" and e.infos["player_0"]["stage"] == 1
     assert np.flatnonzero(e.infos["player_0"]["action_mask"]).tolist() == [N_TAKES, N_TAKES + (1 << 2)]
     e.step(N_TAKES + (1 << 2))

@@ -15,7 +15,7 @@ from seers_env.seals import rulings
 from seers_env.seals.cards import COIN, N_CARDS, RUN, SET_MARKS, card_of
 from seers_env.seals.moves import declaration_masks, mask_marks, take_plays
 
-RED, BLUE, GREEN, YELLOW, PURPLE = range(5)
+RED, BLUE, GREEN, YELLOW, BLACK = range(5)
 
 
 def num(colour: int, number: int) -> int:
@@ -140,7 +140,7 @@ def test_a_run_mixes_colours_and_shares_no_card_with_a_four_of_a_kind():
 def _declare_position(hand_sets: list[int], **kw) -> SealsGame:
     """Seat 0 to declare, holding four cards of every number in ``hand_sets`` (numbers 1..10)."""
     hand = [num(c, k) for k in hand_sets for c in range(4)]
-    row = [c for c in (num(PURPLE, 1), num(PURPLE, 2)) if c not in hand]
+    row = [c for c in (num(BLACK, 1), num(BLACK, 2)) if c not in hand]
     return SealsGame.from_position(row=row, hands=[hand, [], []], phase="declare", turns=1, **kw)
 
 
@@ -162,7 +162,7 @@ def test_a_player_may_decline_a_set_and_the_turn_passes():
 def test_an_infeasible_declaration_is_refused_unchanged():
     g = _declare_position([3])
     before = g.to_dict()
-    for bad in (SealsPlay.declare([4]), SealsPlay.declare([RUN]), SealsPlay.colour(PURPLE)):
+    for bad in (SealsPlay.declare([4]), SealsPlay.declare([RUN]), SealsPlay.colour(BLACK)):
         with pytest.raises(IllegalPlayError):
             g.apply(bad)
     assert g.to_dict() == before
@@ -170,9 +170,9 @@ def test_an_infeasible_declaration_is_refused_unchanged():
 
 def test_the_declare_phase_is_asked_only_when_the_hand_holds_a_set():
     hand = [num(c, 3) for c in range(3)]
-    row = [num(PURPLE, 3), num(PURPLE, 5), num(RED, 9), num(GREEN, 10)]
+    row = [num(BLACK, 3), num(BLACK, 5), num(RED, 9), num(GREEN, 10)]
     g = SealsGame.from_position(row=row, hands=[hand, [], []])
-    g.apply(SealsPlay.colour(PURPLE))
+    g.apply(SealsPlay.colour(BLACK))
     assert g.phase == "declare" and g.current == 0 and len(g.legal_plays()) == 2
     g2 = SealsGame.from_position(row=row, hands=[hand, [], []])
     g2.apply(SealsPlay.symbol(8))  # the 9: no set

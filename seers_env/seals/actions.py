@@ -1,6 +1,6 @@
 """The flat Seals action catalogue for :mod:`seers_env.seals_v0` (rules sections 3 and 4).
 
-``N_ACTIONS == 4112``: ids ``0..4`` take a colour (Red, Blue, Green, Yellow, Purple), ``5..14`` take the
+``N_ACTIONS == 4112``: ids ``0..4`` take a colour (Red, Blue, Green, Yellow, Black), ``5..14`` take the
 numbers 1..10, ``15`` takes the Coins, ``16 + m`` declares the set kinds of bitmask ``m`` (``16``: declare
 nothing; bit ``k`` set kind ``k`` of :mod:`seers_env.seals.cards`). Each legal play has exactly one id
 (:attr:`seers_env.seals.plays.SealsPlay.action`), so the mask built from the engine's ``legal_plays()`` is

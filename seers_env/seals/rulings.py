@@ -13,8 +13,9 @@ from __future__ import annotations
 RED_COINS_MODELLED = False
 #: Section 1 [ruling]: 2 to 4 players (publisher); default 3 (``SealsConfig.n_players``).
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 4, 3
-#: Project ruling: the five colours' names are labels only (the sources name Blue, Red and Green).
-COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple")
+#: Project ruling: the five colours' names are labels only. The rulebook (seed 002, "Game Turn"
+#: examples) names blue, green, red and black cards; the fifth name is the project's.
+COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
 #: Project ruling: the Mark supply is unlimited (a points counter); a declaration worth more Marks than
 #: the 15 of the supply still pays them all (``SealsGame._end_round``).
 MARK_SUPPLY_UNLIMITED = True
