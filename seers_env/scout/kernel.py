@@ -983,7 +983,7 @@ def write_obs(hands, scouted, active, scal, scores, i, seat, stage, pe, pf, pp, 
         size = scal[i, S_HLEN + s] + (1 if (stage == 1 and s == seat) else 0)
         row[O_HAND_SIZES + r] = size / _SCALE_COUNT
         row[O_PILE_SIZES + r] = scal[i, S_PILE + s] / _SCALE_COUNT
-        row[O_CHIPS + r] = scal[i, S_CHIPS + s] / 10.0
+        row[O_CHIPS + r] = min(OBS_BOUND, scal[i, S_CHIPS + s] / 10.0)  # 3-5 players: no chip limit
         row[O_SS_USED + r] = float(scal[i, S_SS_USED + s])
     pm = scal[i, S_PILE_MASK]
     um = unseen_mask(hands, scouted, active, scal, i, seat)
@@ -1010,7 +1010,7 @@ def write_obs(hands, scouted, active, scal, scores, i, seat, stage, pe, pf, pp, 
             s = (seat + r) % n
             t = scal[i, S_TOTALS + s] / _SCALE_SCORE
             row[O_TOTALS + r] = max(-OBS_BOUND, min(OBS_BOUND, t))
-            row[O_LAST_ROUND + r] = scores[i, scored - 1, s] / _SCALE_SCORE
+            row[O_LAST_ROUND + r] = max(-OBS_BOUND, min(OBS_BOUND, scores[i, scored - 1, s] / _SCALE_SCORE))
     n_rounds = scal[i, S_ROUNDS]
     row[O_ROUND] = rnd / n_rounds
     row[O_ROUND + 1] = 1.0 if rnd == n_rounds - 1 else 0.0
