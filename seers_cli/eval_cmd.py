@@ -16,7 +16,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
                                         "learned (the shipped 3- and 4-player models), learned:<model.pt>, "
-                                        "ppo:<model.zip>, rllib:<checkpoint dir>. "
+                                        "learned+search:<iterations>, ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
