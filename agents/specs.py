@@ -28,6 +28,9 @@ SPEC_ENTRY_POINTS = "seers.agent_specs"
 #: Spec prefixes that need an argument (``ppo:<path>``).
 _NEEDS_ARGUMENT = ("ppo", "rllib")
 
+#: Spec prefixes of :data:`VALID_SPECS` that the training layer registers (pyproject entry points).
+_PLUGIN_NAMES = ("learned", "ppo", "rllib", "learned+search")
+
 
 def _spec_plugin(name: str):
     """The factory registered for spec prefix ``name``, or ``None``."""
@@ -98,6 +101,10 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
             raise ValueError(f"agent spec {spec!r} needs the training layer ({err}); install it with "
                              f"pip install -e '.[train]'") from None
         agent = factory(arg or None, seed=seed, game=game)
+    elif name in _PLUGIN_NAMES and (arg or name not in _NEEDS_ARGUMENT):
+        # a spec of the training layer whose entry point this install lacks (metadata of an older install)
+        raise ValueError(f"agent spec {spec!r}: this install registers no {SPEC_ENTRY_POINTS!r} entry point "
+                         f"{name!r}; install the package again: pip install -e '.[train]'")
     else:
         raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
     agent.name = spec

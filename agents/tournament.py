@@ -78,7 +78,8 @@ class TournamentResult:
 
     Attributes:
         specs: agent specs in list order; labels: their distinct labels (same order).
-        n_players, n_rounds, deals, seed: the settings.
+        n_players, n_rounds, deals, seed: the settings (``n_rounds`` ``None``: each game played to its
+            target score, as Haggis by default; its per-round figures divide by the rounds each game lasted).
         agents: label -> :class:`AgentStats`.
         games: one dict per game, in (deal, rotation) order: ``deal``, ``rotation``, ``deal_seed``,
             ``seats`` (label at each seat), ``totals`` and ``round_scores`` (per seat), ``winners`` (seats).
@@ -91,7 +92,7 @@ class TournamentResult:
     specs: list[str]
     labels: list[str]
     n_players: int
-    n_rounds: int
+    n_rounds: int | None
     deals: int
     seed: int
     agents: dict[str, AgentStats] = field(default_factory=dict)
@@ -208,7 +209,7 @@ def _check_result_fields(d: dict[str, Any]) -> None:
         raise ValueError(f"it lacks the field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
     n = d["n_players"]
     need(_is_int(n, 2), "n_players", "an integer >= 2")
-    need(_is_int(d["n_rounds"], 1), "n_rounds", "an integer >= 1")
+    need(d["n_rounds"] is None or _is_int(d["n_rounds"], 1), "n_rounds", "an integer >= 1 or null")
     need(_is_int(d["deals"]), "deals", "an integer >= 0")
     need(_is_int(d["seed"]), "seed", "an integer >= 0")
     for key in ("specs", "labels"):
@@ -389,15 +390,19 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, fl
     return m, (m - half, m + half)
 
 
-def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, deals: int,
+def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int | None, deals: int,
               seed: int, game: str = DEFAULT_GAME) -> TournamentResult:
-    """Compute every statistic of a :class:`TournamentResult` from the game records of ``game``."""
+    """Compute every statistic of a :class:`TournamentResult` from the game records of ``game``.
+
+    ``n_rounds`` ``None`` (games played to a target score): a game's per-round score is its total over
+    the rounds it lasted (``len(round_scores)``)."""
     from openskill.models import PlackettLuce
 
     n = len(specs)
     labels = agent_labels(specs)
     games = []
     per_deal: dict[int, list[list[float]]] = {}  # deal -> per agent list of game scores
+    per_round: dict[int, list[list[float]]] = {}  # deal -> per agent list of game scores per round
     wins = [0.0] * n
     cpu = [0.0] * n
     choices = [0] * n
@@ -411,8 +416,11 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
                       "seats": [labels[a] for a in order], "totals": totals,
                       "round_scores": r["round_scores"], "winners": r["winners"]})
         bucket = per_deal.setdefault(r["deal"], [[] for _ in range(n)])
+        rounds_bucket = per_round.setdefault(r["deal"], [[] for _ in range(n)])
+        rounds = n_rounds if n_rounds is not None else max(len(r["round_scores"]), 1)
         for seat, a in enumerate(order):
             bucket[a].append(totals[seat])
+            rounds_bucket[a].append(totals[seat] / rounds)
         for seat in r["winners"]:
             wins[order[seat]] += 1 / len(r["winners"])
         for seat, a in enumerate(order):
@@ -428,7 +436,7 @@ def summarize(specs: list[str], records: list[dict[str, Any]], n_rounds: int, de
     for a, label in enumerate(labels):
         deal_means = [float(np.mean(per_deal[d][a])) for d in sorted(per_deal)]
         m, ci = mean_ci(deal_means)
-        rm, rci = mean_ci([x / n_rounds for x in deal_means])
+        rm, rci = mean_ci([float(np.mean(per_round[d][a])) for d in sorted(per_round)])
         result.agents[label] = AgentStats(
             label=label, spec=spec_name(specs[a]), games=n_games, mean_score=m, score_ci=ci, mean_round_score=rm,
             round_score_ci=rci, win_rate=wins[a] / max(n_games, 1), win_ci=wilson_interval(wins[a], n_games),
@@ -828,7 +836,9 @@ def table_cells(result: TournamentResult, wide: bool = False,
         caption.append("--wide: all columns")
     if title is None:
         title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
-                 f"{result.n_players} players, {result.n_rounds} rounds, seed {result.seed}")
+                 f"{result.n_players} players, "
+                 f"{'to the target score' if result.n_rounds is None else f'{result.n_rounds} rounds'}, "
+                 f"seed {result.seed}")
         if result.game != DEFAULT_GAME:
             title = f"{game_spec(result.game).title}: {title}"
     return {"title": title, "headers": headers, "rows": rows, "legend": legend, "caption": caption}

@@ -90,7 +90,7 @@ class _Group(TyperGroup):
 #: (click's ``max_content_width``, inherited by every command), on a terminal or piped to a file.
 HELP_SETTINGS = {"rich_markup_mode": None, "context_settings": {"max_content_width": 80}, "cls": _Group}
 
-app = typer.Typer(help="Seers Catalog: play, benchmark, evaluate and train agents.", no_args_is_help=True,
+app = typer.Typer(help="Seers Catalog, SCOUT, Haggis and Seals: play, benchmark, evaluate and train agents.", no_args_is_help=True,
                   add_completion=False, **HELP_SETTINGS)
 
 
@@ -107,7 +107,7 @@ def _main_options(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
-    """Seers Catalog: play, benchmark, evaluate and train agents."""
+    """Seers Catalog, SCOUT, Haggis and Seals: play, benchmark, evaluate and train agents."""
 bench_app = typer.Typer(help="Benchmarks that print figures and ratios against peers.", no_args_is_help=True,
                         **HELP_SETTINGS)
 app.add_typer(bench_app, name="bench")

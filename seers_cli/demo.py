@@ -64,7 +64,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the random players."),
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
-        """Play a seeded game between random players, move by move, then print the scores."""
+        """Play a seeded Seers Catalog game between random players, move by move, then print the scores."""
         from .play_cli import terminal_size, wrapped_echo
 
         try:  # on a terminal, lines wrap at word boundaries to its width

@@ -431,7 +431,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                                  "part, and its share then and before the compiled engine "
                                                  "(Seers Catalog only)."),
         game: str = typer.Option("seers_catalog", "--game", callback=_game_option, metavar="GAME",
-                                 help="The game whose environments are measured: seers_catalog or scout."),
+                                 help="The game whose environments are measured: seers_catalog or scout "
+                                 "(haggis and seals: not yet)."),
     ) -> None:
         """Environment throughput (steps/s of random legal play) and its ratios to peer card games.
 

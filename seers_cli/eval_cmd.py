@@ -16,15 +16,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
                                         "learned (the shipped 3- and 4-player models), learned:<model.pt>, "
-                                        "ppo:<model.zip>, rllib:<checkpoint dir>. "
+                                        "learned+search:<iterations>, ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
-        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout or seals."),
+        game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout, seals or haggis."),
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
-                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players)."),
+                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals 5; "
+                                   "Haggis: to the target score, 350)."),
         artifacts: bool = typer.Option(True, help="Seers Catalog: use the default artifact deck "
                                                   "(--no-artifacts: the variant without artifacts)."),
         baseline: str = typer.Option("", metavar="SPEC", help="An agent of --agents (e.g. heuristic): print every other "
@@ -70,6 +71,20 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if baseline and baseline not in agent_labels(specs):
             raise typer.BadParameter(f"{baseline!r} is not one of the agents {agent_labels(specs)}; the "
                                      f"baseline must play in the tournament", param_hint="--baseline")
+        from .errors import option_error
+
+        try:  # every agent checked against the table first, so that its error names --agents
+            from agents.specs import make_agent
+            from agents.tournament import table_config
+
+            config = table_config(game, len(specs), rounds, deck)
+            for spec in specs:
+                try:
+                    make_agent(spec, game=game).check_game(game, config)
+                except ValueError as err:
+                    raise typer.BadParameter(str(err), param_hint="--agents") from None
+        except ValueError as err:
+            raise option_error(err, {"n_rounds": "--rounds", "n_players": "--agents"}) from None
         if seat_baseline.strip():  # a bad spec is refused now, not after the whole tournament
             from agents.specs import make_agent
 

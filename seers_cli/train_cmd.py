@@ -144,7 +144,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game learned: seers_catalog or "
                                  "scout (SCOUT: its own defaults where a flag says so; the other learners "
-                                 "play Seers Catalog)."),
+                                 "play Seers Catalog); haggis and seals have no learner yet."),
         players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
         minutes: float = typer.Option(None, metavar="MINUTES", rich_help_panel=SELFPLAY_RLLIB, help="Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "

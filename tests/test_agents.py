@@ -162,3 +162,17 @@ def test_ismcts_time_budget_runs_at_least_one_iteration():
     agent = ISMCTSAgent(seconds=0.02, seed=0)
     play = agent.act(SeatView(game, game.current))
     assert play in game.legal_plays() and agent.last_iterations >= 1
+
+
+def test_a_training_spec_without_its_entry_point_says_to_install_again(monkeypatch):
+    """A listed spec whose entry point an older install lacks is not called unknown: the error says why."""
+    import agents.specs as specs_module
+
+    monkeypatch.setattr(specs_module, "_spec_plugin", lambda name: None)
+    with pytest.raises(ValueError, match=r"'learned\+search:5'.*no 'seers.agent_specs' entry point "
+                                         r"'learned\+search'.*pip install -e"):
+        specs_module.make_agent("learned+search:5")
+    with pytest.raises(ValueError, match="unknown agent spec 'ppo'"):  # ppo needs its path
+        specs_module.make_agent("ppo")
+    with pytest.raises(ValueError, match="unknown agent spec 'chess'"):
+        specs_module.make_agent("chess")

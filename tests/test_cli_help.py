@@ -187,3 +187,19 @@ def test_help_loads_no_heavy_module(args):
     assert out.returncode == 0, out.stderr
     assert "Usage: seers" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "LOADED []", out.stdout[-300:]
+
+
+@pytest.mark.parametrize("path", [p for p, c in COMMANDS if any("--game" in q.opts for q in c.params)],
+                         ids=lambda p: " ".join(p))
+def test_every_game_option_names_the_four_games(path):
+    """A user reading ``--game``'s help learns which games it takes and that the others exist."""
+    from seers_env.games import GAMES
+
+    text = _option_help(_help(path), "--game")
+    for name in GAMES:
+        assert name in text, (path, name, text)
+
+
+def test_the_app_help_names_the_four_games():
+    flat = " ".join(_help(()).split())
+    assert "Seers Catalog, SCOUT, Haggis and Seals" in flat

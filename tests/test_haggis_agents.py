@@ -81,3 +81,23 @@ def test_seers_eval_tournament_runs_for_haggis():
     d = result.to_dict()
     assert d["game"] == "haggis" and d["deals"] == 2 and len(d["games"]) == 4
     assert d["agents"]["heuristic"]["games"] == d["agents"]["greedy"]["games"] == 4
+
+
+def test_seers_eval_tournament_plays_haggis_to_the_target():
+    """``seers eval --game haggis`` without --rounds: games end at the target, so the per-round score
+    divides each game's total by the rounds it lasted, and the result survives its JSON round trip."""
+    import json
+
+    import numpy as np
+
+    from agents.tournament import TournamentResult, run_tournament, table_cells
+
+    result = run_tournament(["heuristic", "greedy"], 1, seed=3, workers=1, progress=False, game="haggis")
+    assert result.n_rounds is None
+    for label in ("heuristic", "greedy"):
+        per_round = [g["totals"][g["seats"].index(label)] / len(g["round_scores"]) for g in result.games]
+        assert result.agents[label].mean_round_score == pytest.approx(float(np.mean(per_round)))
+    assert max(max(g["totals"]) for g in result.games) >= 350  # played to the default target
+    assert "to the target score" in table_cells(result)["title"]
+    again = TournamentResult.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert again.n_rounds is None and again.agents["greedy"].mean_score == result.agents["greedy"].mean_score

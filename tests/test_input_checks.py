@@ -238,3 +238,16 @@ def test_any_junk_in_a_saved_game_or_log_is_a_type_or_value_error():
                 except (TypeError, ValueError):
                     pass
     assert cases > 1000
+
+
+@pytest.mark.parametrize("game, agents, words", [
+    ("haggis", "learned,heuristic", "'learned' plays seers_catalog and scout, not 'haggis'"),
+    ("scout", "learned:train/models/learned_4p.pt,heuristic", "trained for Seers Catalog"),
+    ("seals", "ismcts:abc,heuristic", "ismcts:abc"),
+])
+def test_eval_names_agents_for_an_agent_of_another_game(game, agents, words):
+    """``seers eval``: an agent that cannot play ``--game`` is refused before any deal, naming --agents."""
+    result = _run(["eval", "--game", game, "--agents", agents, "--games", "1", "--no-progress"])
+    assert result.exit_code == 2
+    flat = " ".join(result.output.split())
+    assert "Invalid value for --agents" in flat and words in flat, result.output
