@@ -15,8 +15,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
-                                        "learned (the shipped 3- and 4-player models), learned:<model.pt>, "
-                                        "learned+search:<iterations>, ppo:<model.zip>, rllib:<checkpoint dir>. "
+                                        "learned (the shipped model of the game and player count: train/models/), "
+                                        "learned:<model.pt>, learned+search:<iterations>, "
+                                        "ppo:<model.zip>, rllib:<checkpoint dir>. "
                                         "Default: heuristic, greedy, random, random."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),

@@ -347,9 +347,13 @@ def test_init_model_continues_a_scout_run(tiny_run, tmp_path):
     assert load_policy(out)[1].game == "scout"
 
 
-def test_learned_spec_loads_the_shipped_scout_model_of_the_table():
+def test_learned_spec_loads_the_shipped_scout_model_of_the_table(tmp_path, monkeypatch):
+    import shutil
+
+    import train.scoring_policy as scoring_policy
+
     counts = shipped_player_counts("scout")
-    assert counts == [2, 3, 4, 5]
+    assert 4 in counts  # docs/models.md: how each shipped SCOUT model was trained
     for n in counts:
         net, mc = load_policy(shipped_model_path(n, "scout"))
         assert (mc.game, mc.n_players) == ("scout", n)
@@ -358,6 +362,13 @@ def test_learned_spec_loads_the_shipped_scout_model_of_the_table():
         assert game.game_over
         assert agents[0].path == shipped_model_path(n, "scout")
     assert shipped_player_counts() == shipped_player_counts("seers_catalog")  # Seers Catalog's unchanged
+    # a table with no shipped model is refused, naming the counts that have one
+    shutil.copy(shipped_model_path(4, "scout"), tmp_path / "scout_learned_4p.pt")
+    monkeypatch.setattr(scoring_policy, "SHIPPED_DIR", str(tmp_path))
+    assert shipped_player_counts("scout") == [4] and shipped_player_counts() == []
+    with pytest.raises(ModelConfigError, match=r"no shipped SCOUT play-scoring model for 3 players "
+                                               r"\(shipped: \[4\] players\)"):
+        make_agent("learned", game="scout").check_use(3, ())
 
 
 def test_learned_spec_refuses_games_the_learner_does_not_serve(monkeypatch):
