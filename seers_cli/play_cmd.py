@@ -25,8 +25,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                     "(default 4), Seals 2..4 and Haggis 2..3 (default 3)."),
         agents: str = typer.Option("heuristic", metavar="SPECS", help="Comma-separated agent specs for the other seats in "
                                    "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
-                                   "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped "
-                                   "3- and 4-player models), learned:<model.pt>, ppo:<model.zip>."),
+                                   "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped model "
+                                   "of the game and player count: train/models/), learned:<model.pt>, "
+                                   "learned+search:<iterations>, ppo:<model.zip>."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
         rounds: int = typer.Option(None, metavar="N", help="Rounds in the game (default: Seers Catalog 4; SCOUT "
