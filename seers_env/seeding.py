@@ -58,4 +58,29 @@ def spawn_seeds(seed: int, n: int, bits: int = 64) -> list[int]:
     return [child_seed(seed, i, bits=bits) for i in range(n)]
 
 
-__all__ = ["check_seed", "child_seed", "spawn_seeds"]
+def rng_from_state(state, name: str) -> np.random.Generator:
+    """A ``numpy.random.Generator`` restored from a ``bit_generator.state`` dict (a saved game's
+    ``rng_state``); ``state`` is copied, never aliased.
+
+    Raises:
+        TypeError: ``state`` is not a dict.
+        ValueError: its ``bit_generator`` is not a concrete numpy bit generator (e.g. ``'PCG64'``; the
+            base class ``'BitGenerator'`` is refused), or the state does not fit it; messages name ``name``.
+    """
+    import copy
+
+    if not isinstance(state, dict):
+        raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
+    kind = state.get("bit_generator")
+    cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
+    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
+        raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
+    bit_gen = cls()
+    try:
+        bit_gen.state = copy.deepcopy(state)
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
+    return np.random.Generator(bit_gen)
+
+
+__all__ = ["check_seed", "child_seed", "rng_from_state", "spawn_seeds"]

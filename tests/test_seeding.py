@@ -130,3 +130,26 @@ def test_sb3_environments_of_neighbouring_seeds_share_no_game(tmp_path):
         hands += [str(e.unwrapped.aec.game.hands) for e in venv.envs]
         venv.close()
     assert len(set(hands)) == 6
+
+
+def test_rng_from_state_restores_copies_and_refuses_the_base_class():
+    from seers_env.seeding import rng_from_state
+
+    rng = np.random.default_rng(5)
+    state = rng.bit_generator.state
+    restored = rng_from_state(state, "rng_state")
+    assert restored.integers(1 << 30) == rng.integers(1 << 30)
+    assert state == np.random.default_rng(5).bit_generator.state  # the argument is not changed or kept
+    with pytest.raises(ValueError, match=r"rng_state\['bit_generator'\]='BitGenerator'"):
+        rng_from_state({**state, "bit_generator": "BitGenerator"}, "rng_state")
+    with pytest.raises(TypeError, match="rng_state must be a numpy bit_generator state dict"):
+        rng_from_state([1, 2], "rng_state")
+
+
+def test_haggis_saved_game_naming_the_base_bit_generator_is_a_value_error():
+    from seers_env.haggis.game import HaggisConfig, HaggisGame
+
+    d = HaggisGame(HaggisConfig(n_players=2), seed=1).to_dict()
+    d["rng_state"] = {**d["rng_state"], "bit_generator": "BitGenerator"}
+    with pytest.raises(ValueError, match="BitGenerator"):
+        HaggisGame.from_dict(d)

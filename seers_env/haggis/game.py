@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..seeding import rng_from_state
 from . import rulings
 from .cards import FIRST_FACE, SETUP, all_card_ids, card_points, cards_text, face_owner, faces_of, is_wild
 from .moves import BOMB, Combo, beats, combo_of, turn_plays_with_combos
@@ -166,20 +167,6 @@ class HaggisResult:
         return self.round_scores is not None
 
 
-def _rng_from_state(state: Any, name: str) -> np.random.Generator:
-    """A generator restored from a ``bit_generator.state`` dict (ValueError/TypeError naming ``name``)."""
-    if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
-    kind = state.get("bit_generator")
-    cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)):
-        raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
-    bit_gen = cls()
-    try:
-        bit_gen.state = copy.deepcopy(state)
-    except (TypeError, ValueError, KeyError, OverflowError) as e:
-        raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
-    return np.random.Generator(bit_gen)
 
 
 _STATE_FIELDS = ("round", "round_scores", "round_leader", "current", "hands", "haggis", "bets", "trick",
@@ -589,7 +576,7 @@ class HaggisGame:
     def clone(self) -> HaggisGame:
         """An independent copy (for search); its generator continues from the same state."""
         g = copy.copy(self)
-        g._rng = _rng_from_state(self._rng.bit_generator.state, "rng_state")
+        g._rng = rng_from_state(self._rng.bit_generator.state, "rng_state")
         g.events = copy.deepcopy(self.events)
         g._public = copy.deepcopy(self._public)
         g._round_scores = [list(r) for r in self._round_scores]
@@ -648,8 +635,8 @@ class HaggisGame:
                              f"(expected {GAME_FORMAT_VERSION}, 'haggis')")
         g = cls.__new__(cls)
         g.config = HaggisConfig.from_dict(d["config"])
-        g._rng = _rng_from_state(d["rng_state"], "rng_state")
-        _rng_from_state(d["initial_rng_state"], "initial_rng_state")
+        g._rng = rng_from_state(d["rng_state"], "rng_state")
+        rng_from_state(d["initial_rng_state"], "initial_rng_state")
         g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
         if d["origin"] is not None and not isinstance(d["origin"], dict):
             raise TypeError("origin must be None or a saved-game dict")
@@ -755,7 +742,7 @@ class HaggisGame:
         else:
             game = cls.__new__(cls)
             game._start(HaggisConfig.from_dict(log["config"]),
-                        _rng_from_state(log["initial_rng_state"], "initial_rng_state"))
+                        rng_from_state(log["initial_rng_state"], "initial_rng_state"))
         plays = [e for e in events if e.get("event") == "play"]
         for i, e in enumerate(plays[:upto]):
             try:

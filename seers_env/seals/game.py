@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..jsonio import MAX_EVENT_DEPTH, too_deep
+from ..seeding import rng_from_state
 from . import rulings
 from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
@@ -164,20 +165,6 @@ _STATE_FIELDS = ("round", "round_scores", "round_end_reasons", "counter", "tie_b
 _DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "origin", "events") + _STATE_FIELDS
 
 
-def _rng_from_state(state: Any, name: str) -> np.random.Generator:
-    """A generator restored from a ``bit_generator.state`` dict (TypeError / ValueError naming ``name``)."""
-    if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
-    kind = state.get("bit_generator")
-    cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
-        raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
-    bit_gen = cls()
-    try:
-        bit_gen.state = copy.deepcopy(state)
-    except (TypeError, ValueError, KeyError, OverflowError) as e:
-        raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
-    return np.random.Generator(bit_gen)
 
 
 class SealsGame:
@@ -239,7 +226,7 @@ class SealsGame:
         """The game's generator (later rounds are shuffled from it)."""
         r = self._rng
         if r is None:
-            r = self._rng = _rng_from_state(self._rng_state, "rng_state")
+            r = self._rng = rng_from_state(self._rng_state, "rng_state")
             self._rng_state = None
         return r
 
@@ -569,9 +556,9 @@ class SealsGame:
             raise ValueError(f"saved game has unknown fields {unknown}; allowed: {list(_DICT_FIELDS)}")
         g = cls.__new__(cls)
         g.config = SealsConfig.from_dict(d["config"])
-        g._rng = _rng_from_state(d["rng_state"], "rng_state")
+        g._rng = rng_from_state(d["rng_state"], "rng_state")
         g._rng_state = None
-        _rng_from_state(d["initial_rng_state"], "initial_rng_state")
+        rng_from_state(d["initial_rng_state"], "initial_rng_state")
         g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
         events = d["events"]
         if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
@@ -682,7 +669,7 @@ class SealsGame:
         else:
             game = cls.__new__(cls)
             game._start(SealsConfig.from_dict(log["config"]),
-                        _rng_from_state(log["initial_rng_state"], "initial_rng_state"))
+                        rng_from_state(log["initial_rng_state"], "initial_rng_state"))
         logged = [e.get("pile") for e in events if e.get("event") == "deal"]
         plays = [e for e in events if e.get("event") == "play"]
         for i, e in enumerate(plays[:upto]):
