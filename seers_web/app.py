@@ -6,7 +6,7 @@ was; unknown routes too):
 =======  ==============================  =====================================================
 GET      /api/meta                       cards, suit names, suggested agent specs, limits, games
 GET      /api/games                      live games (id, mode, seats, round)
-POST     /api/games                      new play/watch game, ``game`` seers_catalog or scout
+POST     /api/games                      new play/watch game, ``game`` seers_catalog, scout or seals
                                         (see ``SessionStore.create``)
 POST     /api/replays?game=N             upload a game log or tournament result (request body)
 GET      /api/games/{id}?reveal=0|1      the game's state
@@ -63,7 +63,8 @@ async def client_gone(request: Request) -> None:
 
 def web_games() -> list[dict[str, Any]]:
     """The games the page offers: ``name`` (the create request's ``game``), ``title``, ``players``
-    ``[min, max]``, ``rules`` (the rules file), and SCOUT's ``rounds`` per player count (section 2)."""
+    ``[min, max]``, ``rules`` (the rules file), SCOUT's ``rounds`` per player count (section 2) and Seals'
+    ``round_counter`` (the Marks of its round counter, section 2)."""
     from seers_env.games import game_spec
     from seers_env.scout.cards import SETUP
 
@@ -74,6 +75,10 @@ def web_games() -> list[dict[str, Any]]:
                  "rules": spec.rules}
         if name == "scout":
             entry["rounds"] = {str(n): SETUP[n].rounds for n in range(2, 6)}
+        if name == "seals":
+            from seers_env.seals.rulings import DEFAULT_ROUND_COUNTER
+
+            entry["round_counter"] = DEFAULT_ROUND_COUNTER
         out.append(entry)
     return out
 

@@ -36,11 +36,11 @@ from seers_env.game import Game, GameConfig, IllegalPlayError
 from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 from seers_env.view import SeatView
 
-from . import scout_web
+from . import scout_web, seals_web
 
 DEFAULT_GAME = "seers_catalog"
 #: The games the page offers (names of :data:`seers_env.games.GAMES`).
-WEB_GAMES = (DEFAULT_GAME, scout_web.GAME)
+WEB_GAMES = (DEFAULT_GAME, scout_web.GAME, seals_web.GAME)
 
 
 class WebError(Exception):
@@ -402,7 +402,7 @@ class Session:
     busy: bool = False  # an agent is choosing a play (guarded by lock)
     search_s: float = 0.0  # seconds its agents have spent in act
     game_name: str = DEFAULT_GAME  # a name of WEB_GAMES
-    replay_games: list[Any] = field(default_factory=list)  # SCOUT replay: clones every CHECKPOINT_EVERY plays
+    replay_games: list[Any] = field(default_factory=list)  # SCOUT/Seals replay: clones every CHECKPOINT_EVERY plays
 
     @property
     def finished(self) -> bool:
@@ -500,11 +500,12 @@ class SessionStore:
         once its agents are built: nobody waits for it).
 
         ``body`` keys: ``game`` (one of :data:`WEB_GAMES`, default ``"seers_catalog"``), ``mode``
-        (``"play"``/``"watch"``), ``players`` (2..5), ``seat`` (play: the person's seat), ``agents`` (a
-        list of specs, one per agent seat in seat order, or one for all; see :func:`check_spec`), ``seed``
-        (optional, 0..2**63-1), ``rounds`` (Seers Catalog: 1..``limits.max_rounds``, default 4; SCOUT:
-        default the rules' count, section 2, at most 2 at 2 players), ``artifacts`` (Seers Catalog only,
-        bool).
+        (``"play"``/``"watch"``), ``players`` (2..5; Seals 2..4), ``seat`` (play: the person's seat),
+        ``agents`` (a list of specs, one per agent seat in seat order, or one for all; see
+        :func:`check_spec`), ``seed`` (optional, 0..2**63-1), ``rounds`` (Seers Catalog:
+        1..``limits.max_rounds``, default 4; SCOUT: default the rules' count, section 2, at most 2 at 2
+        players; Seals: the Marks of the round counter, 1..``limits.max_rounds``, default 5),
+        ``artifacts`` (Seers Catalog only, bool).
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
@@ -516,24 +517,30 @@ class SessionStore:
         if not isinstance(game_name, str) or game_name not in WEB_GAMES:
             raise WebError(f"game={game_name!r}"[:200] + f" is not one of {', '.join(map(repr, WEB_GAMES))}")
         scout = game_name == scout_web.GAME
-        known = {"game", "mode", "players", "seat", "agents", "seed", "rounds"} | (set() if scout else {"artifacts"})
+        other = game_name != DEFAULT_GAME  # SCOUT or Seals: its own engine, no artifacts
+        known = {"game", "mode", "players", "seat", "agents", "seed", "rounds"} | (set() if other else {"artifacts"})
         unknown = sorted(set(body) - known, key=str)
         if unknown:
             raise WebError(f"unknown fields {unknown}"[:300] + f" for game {game_name!r}; allowed: {sorted(known)}")
         mode = body.get("mode", "play")
         if mode not in ("play", "watch"):
             raise WebError(f"mode {mode!r} is not one of 'play', 'watch' (replays are uploaded)")
-        players = _int_field(body, "players", 4, 2, 5)
+        players = _int_field(body, "players", *((3, 2, 4) if game_name == seals_web.GAME else (4, 2, 5)))
         if scout:  # section 2: 2 players play 2 rounds (or 1), N players N rounds
             from seers_env.scout.cards import SETUP
 
             rounds = SETUP[players].rounds  # null or absent: the rules' count
             if body.get("rounds") is not None:
                 rounds = _int_field(body, "rounds", rounds, 1, 2 if players == 2 else self.limits.max_rounds)
+        elif game_name == seals_web.GAME:  # section 2: the round counter's Marks (5); null or absent: 5
+            from seers_env.seals.rulings import DEFAULT_ROUND_COUNTER
+
+            rounds = DEFAULT_ROUND_COUNTER if body.get("rounds") is None else \
+                _int_field(body, "rounds", DEFAULT_ROUND_COUNTER, 1, self.limits.max_rounds)
         else:
             rounds = _int_field(body, "rounds", 4, 1, self.limits.max_rounds)
         seat = _int_field(body, "seat", 0, 0, players - 1) if mode == "play" else None
-        artifacts = body.get("artifacts", not scout)
+        artifacts = body.get("artifacts", not other)
         if not isinstance(artifacts, bool):
             raise WebError(f"artifacts={artifacts!r} must be true or false")
         seed = body.get("seed")
@@ -556,23 +563,28 @@ class SessionStore:
         from agents import make_agent
         from seers_env.seeding import child_seed as agent_seed  # as seers play seeds its agents
 
-        if scout:
-            from seers_env.scout.game import ScoutConfig, ScoutGame
+        if other:
+            from seers_env.games import game_spec
 
-            scout_config = ScoutConfig(n_players=players, n_rounds=rounds)
-            scout_game = ScoutGame(scout_config, seed=seed)
+            if scout:
+                from seers_env.scout.game import ScoutConfig as OtherConfig, ScoutGame as OtherGame
+            else:
+                from seers_env.seals.game import SealsConfig as OtherConfig, SealsGame as OtherGame
+            other_config = OtherConfig(n_players=players, n_rounds=rounds)
+            other_game = OtherGame(other_config, seed=seed)
             agents = self._build_agents(make_agent, agent_seed, agent_seats, specs, seed, game_name, players, False)
             for s, agent in agents.items():
                 try:
-                    agent.check_game(game_name, scout_config)
+                    agent.check_game(game_name, other_config)
                 except (ValueError, OSError) as err:
-                    raise WebError(f"the agent at player {s} ({agent.name}) cannot play this SCOUT table "
+                    raise WebError(f"the agent at player {s} ({agent.name}) cannot play this "
+                                   f"{game_spec(game_name).title} table "
                                    f"({players} players): {table_problem(agent, err, players, False)}. The page "
                                    f"may use {page_specs_text(self.limits, game_name)}") from None
             names = ["you" if s == seat else agents[s].name for s in range(players)]
             if should_stop():
                 raise Stopped("stopped (the request was given up or the server is stopping); no game was made")
-            return self._add(Session(secrets.token_hex(4), mode, scout_game, names, agents, seat, seed,
+            return self._add(Session(secrets.token_hex(4), mode, other_game, names, agents, seat, seed,
                                      game_name=game_name))
         config = GameConfig(n_players=players, n_rounds=rounds,
                             artifact_deck=DEFAULT_ARTIFACT_DECK if artifacts else ())
@@ -609,7 +621,7 @@ class SessionStore:
 
     def create_replay(self, log: dict[str, Any], source: dict[str, Any] | None = None) -> Session:
         """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""
-        if log.get("game") == scout_web.GAME:
+        if log.get("game") in (scout_web.GAME, seals_web.GAME):
             return self._create_scout_replay(log, source)
         game = Game.replay(log, upto=0)
         full = Game.replay(log, upto=0)
@@ -627,9 +639,14 @@ class SessionStore:
         return self._add(session)
 
     def _create_scout_replay(self, log: dict[str, Any], source: dict[str, Any] | None) -> Session:
-        """A SCOUT replay at move 0, with a copy of the game every :data:`CHECKPOINT_EVERY` plays."""
-        from seers_env.scout.game import ScoutGame
-        from seers_env.scout.plays import ScoutPlay
+        """A SCOUT or Seals replay (``log["game"]``) at move 0, with a copy of the game every
+        :data:`CHECKPOINT_EVERY` plays."""
+        if log.get("game") == seals_web.GAME:
+            from seers_env.seals.game import SealsGame as ScoutGame
+            from seers_env.seals.plays import SealsPlay as ScoutPlay
+        else:
+            from seers_env.scout.game import ScoutGame
+            from seers_env.scout.plays import ScoutPlay
 
         full = ScoutGame.replay(log, upto=0)
         plays = [ScoutPlay.from_list(e["play"]) for e in log["events"] if e["event"] == "play"]
@@ -640,7 +657,7 @@ class SessionStore:
             full.apply(p)
         names = log.get("agents") or [""] * full.n_players
         session = Session(secrets.token_hex(4), "replay", copies[0].clone() if copies else full, list(names),
-                          log=log, plays=plays, source=source or {}, game_name=scout_web.GAME,
+                          log=log, plays=plays, source=source or {}, game_name=log["game"],
                           replay_games=copies)
         return self._add(session)
 
@@ -658,17 +675,21 @@ class SessionStore:
         game = session.game
         n = game.n_players
         if session.mode == "play":
-            if reveal and not game.game_over:
+            if reveal and not game.game_over and session.game_name != seals_web.GAME:  # Seals: hands public
                 raise WebError("the other hands stay hidden while you play; they are shown at the end", 403)
             visible = list(range(n)) if reveal else [session.human]
         else:
             visible = list(range(n)) if reveal else []
-        if session.game_name == scout_web.GAME:
+        if session.game_name == seals_web.GAME:  # every hand (section 3 [ruling]); never the pile's order
+            st = seals_web.seals_state(game, session.names, legal_for=session.human)
+        elif session.game_name == scout_web.GAME:
             st = scout_web.scout_state(game, session.names, visible, legal_for=session.human)
         else:
             st = game_state(game, session.names, visible, legal_for=session.human)
             st["game"] = DEFAULT_GAME
         st.update({"id": session.id, "mode": session.mode, "human": session.human, "seed": session.seed})
+        if session.game_name == seals_web.GAME and session.mode != "replay" and not game.game_over:
+            st["seed"] = None  # the seed gives the pile's order, the game's one secret (until it is over)
         if session.mode == "replay":
             st.update({"step": session.step, "steps": len(session.plays), "source": session.source})
         else:
@@ -690,8 +711,9 @@ class SessionStore:
         unknown = sorted(set(body) - {"play", "move"})
         if unknown:
             raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
-        scout = session.game_name == scout_web.GAME
-        play = scout_web.parse_scout_play(body["play"]) if scout else parse_play(body["play"])
+        scout = session.game_name != DEFAULT_GAME  # SCOUT or Seals
+        parse = {scout_web.GAME: scout_web.parse_scout_play, seals_web.GAME: seals_web.parse_seals_play}
+        play = parse.get(session.game_name, parse_play)(body["play"])
         with session.lock:
             game = session.game
             self._check_move(session, body.get("move"))
@@ -703,7 +725,7 @@ class SessionStore:
                 game.apply(play)
             except IllegalPlayError as err:
                 raise WebError(str(err)) from None
-            except ValueError as err:  # SCOUT's IllegalPlayError (a ValueError); the game is unchanged
+            except ValueError as err:  # SCOUT's and Seals' IllegalPlayError (a ValueError); the game is unchanged
                 if not scout:
                     raise
                 raise WebError(str(err)) from None
@@ -777,6 +799,10 @@ class SessionStore:
             from seers_env.scout.view import ScoutSeatView
 
             return ScoutSeatView(session.game, seat)
+        if session.game_name == seals_web.GAME:
+            from seers_env.seals.view import SealsSeatView
+
+            return SealsSeatView(session.game, seat)
         return SeatView(session.game, seat)
 
     def seek(self, session: Session, body: Any) -> None:
@@ -793,7 +819,7 @@ class SessionStore:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(session.plays):
             raise WebError(f"step={step!r} must be an integer in 0..{len(session.plays)}")
         with session.lock:
-            if session.game_name == scout_web.GAME:
+            if session.game_name != DEFAULT_GAME:  # SCOUT or Seals: clones
                 k = min(step // CHECKPOINT_EVERY, len(session.replay_games) - 1)
                 if k < 0:  # a log without plays
                     return
@@ -817,9 +843,17 @@ class SessionStore:
             session.step = step
 
     def log(self, session: Session) -> dict[str, Any]:
-        """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it."""
+        """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it.
+
+        Raises:
+            WebError: a Seals game not over yet (403): its log (deal events, ``initial_rng_state``) gives
+                the draw pile's order, the game's one secret (section 3 [ruling]).
+        """
         if session.mode == "replay":
             return dict(session.log)
+        if session.game_name == seals_web.GAME and not session.game.game_over:
+            raise WebError("the log of a Seals game names the draw pile's order (its deal events and generator "
+                           "state); download it once the game is over", 403)
         log = session.game.log()
         log["agents"] = list(session.names)
         return log

@@ -3,8 +3,9 @@
 Accepted (the upload's bytes, never a path):
 
 * a game log written by ``seers play --save`` or by the page's own download (:meth:`Game.log` plus the
-  seats' ``agents``), or a full :meth:`Game.to_dict` save. Its recorded plays are replayed by the engine;
-  no agent runs, whatever the log's ``agents`` names say.
+  seats' ``agents``; SCOUT's and Seals' logs too, :func:`check_scout_log`, :func:`check_seals_log`), or
+  a full :meth:`Game.to_dict` save. Its recorded plays are replayed by the engine; no agent runs,
+  whatever the log's ``agents`` names say.
 * a tournament result written by ``seers eval --out`` (format ``seers-tournament-1``). It records each
   game's deal seed, seats and scores, not its plays, so the chosen game is played again with the same
   agents and seeds (:func:`agents.tournament.play_deal`'s seeding) and checked against the recorded scores.
@@ -244,6 +245,88 @@ def check_scout_log(log: dict[str, Any], limits: Limits | None = None) -> dict[s
     return out
 
 
+SEALS_LOG_KEYS = ("format", "game", "config", "initial_rng_state", "origin", "events", "agents")
+
+
+def check_seals_log(log: dict[str, Any], limits: Limits | None = None) -> dict[str, Any]:
+    """Check a Seals game log (:meth:`SealsGame.log` plus ``agents``) by replaying its recorded plays with the
+    engine (no agent runs); returns the engine's own log of the game plus the checked ``agents``.
+
+    Strict, as :func:`check_scout_log`: exactly the keys of :data:`SEALS_LOG_KEYS` (``agents`` optional),
+    ``format`` 1, a config the engine accepts (2..4 players) with a round counter of at most
+    ``limits.max_rounds`` Marks, ``origin`` null (a dealt game), every play a list ``[kind, value]`` of two
+    integers that is legal when it comes (the take or declare stage it names), no play after the end, and
+    deals (the draw piles) and round scores equal to the engine's.
+
+    Raises:
+        WebError: the first problem found (400), naming the field (``config.n_rounds``, ``events[12].play``).
+    """
+    from seers_env.seals.game import GAME_FORMAT_VERSION, SealsConfig, SealsGame
+    from seers_env.seals.plays import SealsPlay
+
+    limits = limits or Limits()
+    required = {"format", "game", "config", "initial_rng_state", "origin", "events"}
+    if not required <= set(log):
+        raise WebError(f"the Seals log lacks the keys {sorted(required - set(log))}; a log saved by "
+                       f"this page's download (or SealsGame.log()) has {sorted(required)}")
+    unknown = sorted(set(log) - set(SEALS_LOG_KEYS), key=str)
+    if unknown:
+        raise WebError(f"the Seals log has unknown keys {unknown}"[:300] + f"; allowed: {list(SEALS_LOG_KEYS)}")
+    if log["format"] != GAME_FORMAT_VERSION or isinstance(log["format"], bool):
+        raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; Seals logs have format "
+                       f"{GAME_FORMAT_VERSION}")
+    try:
+        config = SealsConfig.from_dict(log["config"])
+    except (TypeError, ValueError) as err:
+        raise WebError(f"config: {err}"[:500]) from None
+    if config.n_rounds > limits.max_rounds:
+        raise WebError(f"config n_rounds={config.n_rounds} must be at most {limits.max_rounds} (the rounds this "
+                       "page replays)")
+    check_rng_state(log["initial_rng_state"])
+    if log["origin"] is not None:
+        raise WebError("origin must be null: only dealt games are replayed here, not a game started from a "
+                       "hand-made position")
+    events = log["events"]
+    if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
+                                               for e in events):
+        raise WebError("events must be a list of engine events (objects with an 'event' key)")
+    agents = log.get("agents")
+    if agents is not None and not (isinstance(agents, list) and len(agents) == config.n_players
+                                   and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
+        raise WebError(f"'agents' must be a list of {config.n_players} agent names, got {agents!r}"[:400])
+    first_deal = [e for e in events if e["event"] == "deal"][:1]
+    try:  # deals from initial_rng_state and compares the logged first deal
+        game = SealsGame.replay({"format": GAME_FORMAT_VERSION, "game": "seals", "config": config.to_dict(),
+                                 "initial_rng_state": log["initial_rng_state"], "origin": None,
+                                 "events": first_deal}, upto=0)
+    except (TypeError, ValueError) as err:
+        raise WebError(f"the log does not replay: {err} (its first deal event must be the deal made from "
+                       "initial_rng_state)") from None
+    for i, e in enumerate(events):
+        if e["event"] != "play":
+            continue
+        raw = e.get("play")
+        if not (isinstance(raw, list) and len(raw) == 2 and all(is_int(v, 0, 4095) for v in raw)):
+            raise WebError(f"the log does not replay: events[{i}].play={raw!r}"[:300] + " must be a list "
+                           "[kind, value] of 2 integers")
+        if game.game_over:
+            raise WebError(f"the log does not replay: events[{i}] is a play after the end of the game")
+        try:
+            game.apply(SealsPlay.from_list(raw))
+        except (ValueError, TypeError) as err:  # IllegalPlayError is a ValueError
+            raise WebError(f"the log does not replay: events[{i}].play: {err}"[:500]) from None
+    for kind, key in (("deal", "pile"), ("round_end", "scores")):
+        logged = [e.get(key) for e in events if e["event"] == kind]
+        made = [e[key] for e in game.events if e["event"] == kind]
+        if logged != made:
+            raise WebError(f"the log does not replay: its {kind} events differ from the engine's ({len(logged)} "
+                           f"logged, {len(made)} made from initial_rng_state and the plays; a log of another "
+                           "engine version, or edited)")
+    out = game.log()
+    out["agents"] = agents
+    return out
+
+
 def _check_record(rec: Any, index: int, n: int, n_rounds: int) -> dict[str, Any]:
     """A tournament game record with its fields checked (``deal``, ``rotation``, ``deal_seed``, ``seats``,
     ``totals``, ``round_scores``); raises :class:`WebError` naming ``games[index].field``."""
@@ -369,6 +452,8 @@ def parse_upload(data: bytes, limits: Limits, game: Any = 0,
                        "and upload that log")
     if isinstance(obj, dict) and obj.get("game") == "scout":
         return check_scout_log(obj, limits), {"kind": "log"}
+    if isinstance(obj, dict) and obj.get("game") == "seals":
+        return check_seals_log(obj, limits), {"kind": "log"}
     if isinstance(obj, dict) and obj.get("format") == TOURNAMENT_FORMAT:
         log = tournament_log(obj, game, limits, should_stop)
         games = check_tournament(obj, limits)[3]
