@@ -88,7 +88,8 @@ def history_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> lis
             lines.append(f"{seat_label(e['seat'], names)} {_verb(play, cards)}")
         elif kind == "round_end":
             if e["reason"] == "declared":
-                why = f"{seat_label(e['winner'], names)} declared and wins {e['scores'][e['winner']]} Marks"
+                marks = e["scores"][e["winner"]]
+                why = f"{seat_label(e['winner'], names)} declared and wins {marks} Mark{'' if marks == 1 else 's'}"
             else:
                 why = f"{_REASONS.get(e['reason'], e['reason'])}; nobody scores"
             lines.append(f"Round {e['round'] + 1} ends: {why}")

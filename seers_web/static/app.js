@@ -1,7 +1,7 @@
-// Seers Catalog and SCOUT page: plain JavaScript, no build step. The server's engine decides everything;
-// this page draws the state it sends, offers the legal plays it lists, and paces the agents' plays. This
-// file is the shell (lobby, game chooser, pacing, replay, scores, history) and Seers Catalog's table;
-// SCOUT's table is its own module (scout.js, ScoutView).
+// Seers Catalog, SCOUT and Seals page: plain JavaScript, no build step. The server's engine decides
+// everything; this page draws the state it sends, offers the legal plays it lists, and paces the agents'
+// plays. This file is the shell (lobby, game chooser, pacing, replay, scores, history) and Seers Catalog's
+// table; SCOUT's and Seals' tables are their own modules (scout.js, ScoutView; seals.js, SealsView).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -128,16 +128,20 @@ function readForm(prefix) {
   const roundsText = $(`#${prefix}-rounds`).value.trim();
   const body = {
     game: ui.game, mode: prefix, players: Number($(`#${prefix}-players`).value),
-    rounds: roundsText === "" && ui.game === "scout" ? null : Number(roundsText),
+    rounds: roundsText === "" && ui.game !== "seers_catalog" ? null : Number(roundsText),
     agents: [...$(`#${prefix}-agents`).querySelectorAll("input")].map((i) => i.value.trim()),
     seed: seedText === "" ? null : Number(seedText),
   };
-  if (ui.game !== "scout") body.artifacts = $(`#${prefix}-artifacts`).checked;  // SCOUT has none
+  if (ui.game === "seers_catalog") body.artifacts = $(`#${prefix}-artifacts`).checked;  // SCOUT, Seals: none
   if (prefix === "play") body.seat = Number($("#play-seat").value);
   return body;
 }
 
-const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT" };
+const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT", seals: "Seals" };
+// the tables drawn by their own modules, and the players each game allows (Seals: 2..4)
+const GAME_VIEWS = { scout: () => window.ScoutView, seals: () => window.SealsView };
+const MAX_PLAYERS = { seers_catalog: 5, scout: 5, seals: 4 };
+const ROUNDS_HINT = { scout: "as the rules say", seals: "5 (round counter)" };
 
 // the game chooser: the forms, the heading and the page title follow the chosen game
 function chooseGame(game) {
@@ -147,11 +151,14 @@ function chooseGame(game) {
   $("#game-choice").value = game;
   $("#title").textContent = GAME_TITLES[game];
   document.title = GAME_TITLES[game];
-  for (const e of document.querySelectorAll(".seers-only")) e.hidden = game === "scout";
+  for (const e of document.querySelectorAll(".seers-only")) e.hidden = game !== "seers_catalog";
   for (const p of ["play", "watch"]) {
     const r = $(`#${p}-rounds`);
-    r.placeholder = game === "scout" ? "as the rules say" : "";
-    if (changed) r.value = game === "scout" ? "" : "4";
+    r.placeholder = ROUNDS_HINT[game] || "";
+    if (changed) r.value = game === "seers_catalog" ? "4" : "";
+    const players = $(`#${p}-players`);
+    for (const o of players.options) o.hidden = o.disabled = Number(o.value) > MAX_PLAYERS[game];
+    if (Number(players.value) > MAX_PLAYERS[game]) { players.value = String(MAX_PLAYERS[game]); agentInputs(p); }
   }
 }
 
@@ -222,11 +229,14 @@ function render() {
   $("#game-id").textContent = st.id;
   $("#download").href = `/api/games/${st.id}/log`;
   $("#download").setAttribute("download", `seers-${st.id}.json`);
-  const scout = st.game === "scout";
-  for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = scout;
-  $("#scout-board").hidden = !scout;
+  const view = GAME_VIEWS[st.game] && GAME_VIEWS[st.game]();
+  for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = !!view;
+  $("#scout-board").hidden = st.game !== "scout";
+  $("#seals-board").hidden = st.game !== "seals";
+  // Seals: the log names the pile's order, so it is offered once the game is over (the server says 403)
+  $("#download").hidden = st.game === "seals" && st.mode !== "replay" && !st.game_over;
   renderStatus(st);
-  if (scout) window.ScoutView.render(st, shell);
+  if (view) view.render(st, shell);
   else { renderSeats(st); renderTrick(st); renderHand(st); renderLastRound(st); }
   renderControls(st); renderScores(st); renderHistory(st);
 }
@@ -237,7 +247,7 @@ function renderStatus(st) {
   if (!st.game_over) {
     line += st.current === st.human ? " · your turn" : ` · ${seatName(st.current, st)} to act`;
   }
-  if (st.game === "scout") line = window.ScoutView.status(st, shell);
+  if (GAME_VIEWS[st.game]) line = GAME_VIEWS[st.game]().status(st, shell);
   $("#status-line").textContent = line;
   const over = $("#gameover");
   over.hidden = !st.game_over;
@@ -484,7 +494,7 @@ function renderControls(st) {
   const replay = st.mode === "replay";
   $("#replay-controls").hidden = !replay;
   $("#pace-controls").hidden = replay;
-  $("#show-hands-label").hidden = st.mode === "play";
+  $("#show-hands-label").hidden = st.mode === "play" || st.game === "seals";  // Seals: hands are public
   $("#pace-label").textContent = `${(Number($("#pace").value) / 1000).toFixed(1)} s`;
   $("#pause").hidden = st.mode === "play";
   $("#pause").textContent = ui.paused ? "Resume" : "Pause";
