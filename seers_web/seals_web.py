@@ -58,7 +58,9 @@ def _verb(play: SealsPlay, cards: Sequence[int]) -> str:
     text = play.describe()
     if play.is_take:
         return "takes " + text[5:] + (": " + ", ".join(card_name(c) for c in cards) if cards else "")
-    return "declares nothing" if play.value == 0 else "declares " + text[8:]
+    marks = play.marks()
+    return "declares nothing" if play.value == 0 else \
+        f"declares {' + '.join(set_name(k) for k in play.set_kinds())} ({marks} Mark{'' if marks == 1 else 's'})"
 
 
 def history_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[str]:
