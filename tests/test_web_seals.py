@@ -132,7 +132,7 @@ def test_a_whole_game_through_the_api_is_the_engines_game(client, players, seat,
     assert len(st["row"]) == 4 and st["pile_size"] == 51 and sorted(st["hands"]) == [str(s) for s in range(players)]
     final, mine = play_through(client, st, np.random.default_rng(players))
     kinds = {p[0] for p in mine}
-    assert {TAKE_COLOUR, TAKE_SYMBOL} <= kinds
+    assert {TAKE_COLOUR, TAKE_SYMBOL} <= kinds  # both kinds of take (declarations: the tests below)
     # the same game in the engine: same seed, the agents seeded as the server seeds them, the same plays
     engine = SealsGame(SealsConfig(n_players=players), seed=seed)
     agents = {s: make_agent(spec, seed=child_seed(seed, s), game="seals") for s in range(players) if s != seat}
