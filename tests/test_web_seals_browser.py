@@ -19,7 +19,6 @@ from test_web_scout_browser import DESKTOP, PHONE, browser, page, score, server,
 
 from agents import make_agent
 from seers_env.seals.game import SealsConfig, SealsGame
-from seers_env.seals.plays import SealsPlay
 from seers_env.seals.view import SealsSeatView
 from seers_env.seeding import child_seed
 
@@ -167,7 +166,8 @@ def test_replay_a_saved_seals_log(server, page, tmp_path):
     page.wait_for_function("() => window.__seers.state.step === 4")
     mid = SealsGame.replay(log, upto=4)
     assert page.locator("#seals-seats .lcard").count() == sum(mid.hand_sizes())
-    assert [int(x) for x in page.eval_on_selector_all("#seals-row .lcard", "es => es.map((e) => e.dataset.card)")] == mid.row
+    row = page.eval_on_selector_all("#seals-row .lcard", "es => es.map((e) => Number(e.dataset.card))")
+    assert row == mid.row
     shot(page, "seals-replay-1280")
     page.click("#rp-last")
     page.wait_for_function(f"() => window.__seers.state.step === {n}")
@@ -188,6 +188,8 @@ def test_the_chooser_switches_back_and_forth(server, page):
     page.select_option("#play-players", "4")
     page.select_option("#game-choice", "scout")
     assert page.inner_text("#title") == "SCOUT"
-    assert page.evaluate("() => [...document.querySelectorAll('#play-players option')].filter((o) => !o.disabled).length") == 4
+    assert page.evaluate("() => [...document.querySelectorAll('#play-players option')]"
+                         ".filter((o) => !o.disabled).length") == 4  # SCOUT: 2..5
     page.select_option("#game-choice", "seals")
-    assert page.input_value("#play-rounds") == "" and page.get_attribute("#play-rounds", "placeholder") == "5 (round counter)"
+    assert page.input_value("#play-rounds") == ""
+    assert page.get_attribute("#play-rounds", "placeholder") == "5 (round counter)"
