@@ -688,8 +688,8 @@ class SessionStore:
             st = game_state(game, session.names, visible, legal_for=session.human)
             st["game"] = DEFAULT_GAME
         st.update({"id": session.id, "mode": session.mode, "human": session.human, "seed": session.seed})
-        if session.game_name == seals_web.GAME and session.mode != "replay" and not game.game_over:
-            st["seed"] = None  # the seed gives the pile's order, the game's one secret (until it is over)
+        if _log_is_secret(session):
+            st["seed"] = None  # the seed deals every hand and pile: secret until the game is over
         if session.mode == "replay":
             st.update({"step": session.step, "steps": len(session.plays), "source": session.source})
         else:
@@ -846,13 +846,15 @@ class SessionStore:
         """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it.
 
         Raises:
-            WebError: a Seals game not over yet (403): its log (deal events, ``initial_rng_state``) gives
-                the draw pile's order, the game's one secret (section 3 [ruling]).
+            WebError: the log is secret (403, :func:`_log_is_secret`): a game a person plays, not over yet
+                (its deal events and generator state give the other hands), or a Seals game not over
+                (they give the draw pile's order, the game's one secret: section 3 [ruling]).
         """
         if session.mode == "replay":
             return dict(session.log)
-        if session.game_name == seals_web.GAME and not session.game.game_over:
-            raise WebError("the log of a Seals game names the draw pile's order (its deal events and generator "
+        if _log_is_secret(session):
+            what = ("the draw pile's order" if session.game_name == seals_web.GAME else "the other hands")
+            raise WebError(f"the log of an unfinished game names {what} (its deal events and generator "
                            "state); download it once the game is over", 403)
         log = session.game.log()
         log["agents"] = list(session.names)
@@ -867,6 +869,14 @@ class SessionStore:
             raise WebError(f"move={move!r} must be an integer (the number of plays made so far)")
         if move != now:
             raise WebError(f"move {move} is stale: {now} plays have been made; reload the game", 409)
+
+
+def _log_is_secret(session: Session) -> bool:
+    """Whether the session's seed and log must not be sent yet: its game is not over, and a person plays
+    it (they deal the other hands) or it is Seals (they give the draw pile, hidden even to watchers)."""
+    if session.mode == "replay" or session.game.game_over:
+        return False
+    return session.mode == "play" or session.game_name == seals_web.GAME
 
 
 def _int_field(body: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:

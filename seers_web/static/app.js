@@ -233,8 +233,8 @@ function render() {
   for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = !!view;
   $("#scout-board").hidden = st.game !== "scout";
   $("#seals-board").hidden = st.game !== "seals";
-  // Seals: the log names the pile's order, so it is offered once the game is over (the server says 403)
-  $("#download").hidden = st.game === "seals" && st.mode !== "replay" && !st.game_over;
+  // the log deals the other hands (Seals: the pile), so it is offered once the game is over (else 403)
+  $("#download").hidden = st.mode !== "replay" && !st.game_over && (st.game === "seals" || st.mode === "play");
   renderStatus(st);
   if (view) view.render(st, shell);
   else { renderSeats(st); renderTrick(st); renderHand(st); renderLastRound(st); }
