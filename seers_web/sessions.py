@@ -36,11 +36,11 @@ from seers_env.game import Game, GameConfig, IllegalPlayError
 from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 from seers_env.view import SeatView
 
-from . import scout_web
+from . import haggis_web, scout_web
 
 DEFAULT_GAME = "seers_catalog"
 #: The games the page offers (names of :data:`seers_env.games.GAMES`).
-WEB_GAMES = (DEFAULT_GAME, scout_web.GAME)
+WEB_GAMES = (DEFAULT_GAME, scout_web.GAME, haggis_web.GAME)
 
 
 class WebError(Exception):
@@ -504,7 +504,7 @@ class SessionStore:
         list of specs, one per agent seat in seat order, or one for all; see :func:`check_spec`), ``seed``
         (optional, 0..2**63-1), ``rounds`` (Seers Catalog: 1..``limits.max_rounds``, default 4; SCOUT:
         default the rules' count, section 2, at most 2 at 2 players), ``artifacts`` (Seers Catalog only,
-        bool).
+        bool). Haggis has its own fields (:func:`seers_web.haggis_web.create`).
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
@@ -515,6 +515,8 @@ class SessionStore:
         game_name = body.get("game", DEFAULT_GAME)
         if not isinstance(game_name, str) or game_name not in WEB_GAMES:
             raise WebError(f"game={game_name!r}"[:200] + f" is not one of {', '.join(map(repr, WEB_GAMES))}")
+        if game_name == haggis_web.GAME:  # its own fields (players 2..3, target)
+            return haggis_web.create(self, body, should_stop)
         scout = game_name == scout_web.GAME
         known = {"game", "mode", "players", "seat", "agents", "seed", "rounds"} | (set() if scout else {"artifacts"})
         unknown = sorted(set(body) - known, key=str)
@@ -665,6 +667,8 @@ class SessionStore:
             visible = list(range(n)) if reveal else []
         if session.game_name == scout_web.GAME:
             st = scout_web.scout_state(game, session.names, visible, legal_for=session.human)
+        elif session.game_name == haggis_web.GAME:
+            st = haggis_web.haggis_state(game, session.names, visible, legal_for=session.human)
         else:
             st = game_state(game, session.names, visible, legal_for=session.human)
             st["game"] = DEFAULT_GAME
@@ -691,7 +695,8 @@ class SessionStore:
         if unknown:
             raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
         scout = session.game_name == scout_web.GAME
-        play = scout_web.parse_scout_play(body["play"]) if scout else parse_play(body["play"])
+        play = scout_web.parse_scout_play(body["play"]) if scout else \
+            haggis_web.parse_haggis_play(body["play"]) if session.game_name == haggis_web.GAME else parse_play(body["play"])
         with session.lock:
             game = session.game
             self._check_move(session, body.get("move"))
@@ -703,8 +708,8 @@ class SessionStore:
                 game.apply(play)
             except IllegalPlayError as err:
                 raise WebError(str(err)) from None
-            except ValueError as err:  # SCOUT's IllegalPlayError (a ValueError); the game is unchanged
-                if not scout:
+            except ValueError as err:  # SCOUT's and Haggis' IllegalPlayError (a ValueError); the game is unchanged
+                if session.game_name == DEFAULT_GAME:
                     raise
                 raise WebError(str(err)) from None
 
@@ -777,6 +782,10 @@ class SessionStore:
             from seers_env.scout.view import ScoutSeatView
 
             return ScoutSeatView(session.game, seat)
+        if session.game_name == haggis_web.GAME:
+            from seers_env.haggis.view import HaggisSeatView
+
+            return HaggisSeatView(session.game, seat)
         return SeatView(session.game, seat)
 
     def seek(self, session: Session, body: Any) -> None:
