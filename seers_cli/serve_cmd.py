@@ -20,8 +20,8 @@ def is_local(host: str) -> bool:
         return False
 
 
-SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn): Seers Catalog and
-SCOUT (the page's game chooser, or --game scout to open on SCOUT); Haggis and Seals: seers play.
+SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn): Seers Catalog,
+SCOUT and Haggis (the page's game chooser, or --game scout to open on SCOUT); Seals: seers play.
 
 The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no path sent
 by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
@@ -65,8 +65,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         port: int = typer.Option(8000, min=0, max=65535, metavar="PORT", help="Port (0: any free port)."),
         open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a browser."),
         game: str = typer.Option("seers_catalog", "--game", metavar="GAME", help="The game the page opens on: "
-                                 "seers_catalog or scout (the page's game chooser switches); haggis "
-                                 "and seals have no page yet (seers play)."),
+                                 "seers_catalog, scout or haggis (the page's game chooser switches); "
+                                 "seals has no page yet (seers play)."),
         agent: list[str] = typer.Option([], "--agent", metavar="SPEC", help="Extra agent spec the page may use, e.g. "
                                         "ppo:model.zip (repeatable)."),
         max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
@@ -133,7 +133,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{bound}/"
             if game != WEB_GAMES[0]:
                 url += f"?game={game}"  # the page's chooser starts on that game
-            typer.echo(f"{'SCOUT' if game == 'scout' else 'Seers Catalog'} page: {url}  (Ctrl-C to stop)")
+            title = {"scout": "SCOUT", "haggis": "Haggis"}.get(game, "Seers Catalog")
+            typer.echo(f"{title} page: {url}  (Ctrl-C to stop)")
             if open_browser:
                 webbrowser.open(url)
 

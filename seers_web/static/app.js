@@ -1,7 +1,7 @@
-// Seers Catalog and SCOUT page: plain JavaScript, no build step. The server's engine decides everything;
+// Seers Catalog, SCOUT and Haggis page: plain JavaScript, no build step. The server's engine decides everything;
 // this page draws the state it sends, offers the legal plays it lists, and paces the agents' plays. This
 // file is the shell (lobby, game chooser, pacing, replay, scores, history) and Seers Catalog's table;
-// SCOUT's table is its own module (scout.js, ScoutView).
+// SCOUT's and Haggis' tables are their own modules (scout.js, ScoutView; haggis.js, HaggisView).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -128,16 +128,18 @@ function readForm(prefix) {
   const roundsText = $(`#${prefix}-rounds`).value.trim();
   const body = {
     game: ui.game, mode: prefix, players: Number($(`#${prefix}-players`).value),
-    rounds: roundsText === "" && ui.game === "scout" ? null : Number(roundsText),
+    rounds: roundsText === "" && ui.game !== "seers_catalog" ? null : Number(roundsText),
     agents: [...$(`#${prefix}-agents`).querySelectorAll("input")].map((i) => i.value.trim()),
     seed: seedText === "" ? null : Number(seedText),
   };
-  if (ui.game !== "scout") body.artifacts = $(`#${prefix}-artifacts`).checked;  // SCOUT has none
+  if (ui.game === "seers_catalog") body.artifacts = $(`#${prefix}-artifacts`).checked;  // the others have none
+  if (ui.game === "haggis") body.target = Number($(`#${prefix}-target`).value);
   if (prefix === "play") body.seat = Number($("#play-seat").value);
   return body;
 }
 
-const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT" };
+const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT", haggis: "Haggis" };
+const GAME_MAX_PLAYERS = { haggis: 3 };  // the others: 5
 
 // the game chooser: the forms, the heading and the page title follow the chosen game
 function chooseGame(game) {
@@ -147,11 +149,15 @@ function chooseGame(game) {
   $("#game-choice").value = game;
   $("#title").textContent = GAME_TITLES[game];
   document.title = GAME_TITLES[game];
-  for (const e of document.querySelectorAll(".seers-only")) e.hidden = game === "scout";
+  for (const e of document.querySelectorAll(".seers-only")) e.hidden = game !== "seers_catalog";
+  for (const e of document.querySelectorAll(".haggis-only")) e.hidden = game !== "haggis";
   for (const p of ["play", "watch"]) {
     const r = $(`#${p}-rounds`);
-    r.placeholder = game === "scout" ? "as the rules say" : "";
-    if (changed) r.value = game === "scout" ? "" : "4";
+    r.placeholder = { scout: "as the rules say", haggis: "to the target" }[game] || "";
+    if (changed) r.value = game === "seers_catalog" ? "4" : "";
+    const players = $(`#${p}-players`), max = GAME_MAX_PLAYERS[game] || 5;
+    for (const o of players.options) o.disabled = Number(o.value) > max;
+    if (Number(players.value) > max) { players.value = String(max); agentInputs(p); }
   }
 }
 
@@ -200,7 +206,7 @@ async function refreshGames() {
     sel.innerHTML = "";
     sel.append(el("option", { value: "", text: games.length ? "switch game..." : "(none)" }));
     for (const g of games) {
-      const label = `${g.id} · ${GAME_TITLES[g.game] || g.game} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}/${g.n_rounds}`}`;
+      const label = `${g.id} · ${GAME_TITLES[g.game] || g.game} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}${g.n_rounds ? `/${g.n_rounds}` : ""}`}`;
       sel.append(el("option", { value: g.id, text: label }));
     }
   } catch (e) { /* the list is a convenience */ }
@@ -222,11 +228,13 @@ function render() {
   $("#game-id").textContent = st.id;
   $("#download").href = `/api/games/${st.id}/log`;
   $("#download").setAttribute("download", `seers-${st.id}.json`);
-  const scout = st.game === "scout";
-  for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = scout;
+  const scout = st.game === "scout", haggis = st.game === "haggis";
+  for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = scout || haggis;
   $("#scout-board").hidden = !scout;
+  $("#haggis-board").hidden = !haggis;
   renderStatus(st);
   if (scout) window.ScoutView.render(st, shell);
+  else if (haggis) window.HaggisView.render(st, shell);
   else { renderSeats(st); renderTrick(st); renderHand(st); renderLastRound(st); }
   renderControls(st); renderScores(st); renderHistory(st);
 }
@@ -238,6 +246,7 @@ function renderStatus(st) {
     line += st.current === st.human ? " · your turn" : ` · ${seatName(st.current, st)} to act`;
   }
   if (st.game === "scout") line = window.ScoutView.status(st, shell);
+  if (st.game === "haggis") line = window.HaggisView.status(st, shell);
   $("#status-line").textContent = line;
   const over = $("#gameover");
   over.hidden = !st.game_over;
