@@ -613,6 +613,8 @@ class SessionStore:
         """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""
         if log.get("game") == scout_web.GAME:
             return self._create_scout_replay(log, source)
+        if log.get("game") == haggis_web.GAME:
+            return haggis_web.create_replay(self, log, source)
         game = Game.replay(log, upto=0)
         full = Game.replay(log, upto=0)
         plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
@@ -802,7 +804,7 @@ class SessionStore:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(session.plays):
             raise WebError(f"step={step!r} must be an integer in 0..{len(session.plays)}")
         with session.lock:
-            if session.game_name == scout_web.GAME:
+            if session.game_name in (scout_web.GAME, haggis_web.GAME):  # copies of the game (clone)
                 k = min(step // CHECKPOINT_EVERY, len(session.replay_games) - 1)
                 if k < 0:  # a log without plays
                     return
@@ -826,9 +828,15 @@ class SessionStore:
             session.step = step
 
     def log(self, session: Session) -> dict[str, Any]:
-        """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it."""
+        """The session's game log (``Game.log()`` plus ``agents``), as ``seers play --save`` writes it.
+
+        Raises:
+            WebError: a Haggis game a person is still playing (403): its log names every dealt card.
+        """
         if session.mode == "replay":
             return dict(session.log)
+        if session.game_name == haggis_web.GAME and session.mode == "play" and not session.game.game_over:
+            raise WebError("the log names every hand and the Haggis: download it once the game is over", 403)
         log = session.game.log()
         log["agents"] = list(session.names)
         return log

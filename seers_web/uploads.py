@@ -369,6 +369,10 @@ def parse_upload(data: bytes, limits: Limits, game: Any = 0,
                        "and upload that log")
     if isinstance(obj, dict) and obj.get("game") == "scout":
         return check_scout_log(obj, limits), {"kind": "log"}
+    if isinstance(obj, dict) and obj.get("game") == "haggis":
+        from .haggis_web import check_haggis_log
+
+        return check_haggis_log(obj, limits), {"kind": "log"}
     if isinstance(obj, dict) and obj.get("format") == TOURNAMENT_FORMAT:
         log = tournament_log(obj, game, limits, should_stop)
         games = check_tournament(obj, limits)[3]

@@ -17,6 +17,7 @@ from agents import make_agent  # noqa: E402
 from seers_env.haggis.cards import card_name, is_wild  # noqa: E402
 from seers_env.haggis.game import HaggisConfig, HaggisGame  # noqa: E402
 from seers_env.haggis.plays import BET, BOMB, PASS, HaggisPlay  # noqa: E402
+from seers_env.haggis.render import sorted_hand  # noqa: E402
 from seers_env.haggis.view import HaggisDeterminizer, HaggisSeatView  # noqa: E402
 from seers_env.seeding import child_seed  # noqa: E402
 from seers_web.app import create_app  # noqa: E402
@@ -388,3 +389,72 @@ def test_serve_game_option_opens_the_page_on_haggis(monkeypatch):
     monkeypatch.setattr(uvicorn.Server, "run", run)
     r = CliRunner().invoke(app, ["serve", "--no-open", "--port", "0", "--game", "haggis"])
     assert r.exit_code == 0 and "Haggis page: http://127.0.0.1:0/?game=haggis" in r.output, r.output
+
+
+def test_the_log_is_not_sent_while_a_person_plays(client):
+    st = new_game(client, players=2, seat=0, agents=["greedy"], seed=6)
+    r = client.get(f"/api/games/{st['id']}/log")
+    assert r.status_code == 403 and "once the game is over" in r.json()["error"]  # it names every hand
+    watch = new_game(client, mode="watch", players=2, agents=["greedy"], seed=6)
+    assert client.get(f"/api/games/{watch['id']}/log").status_code == 200  # a spectator may see every hand
+
+
+def finished_log(seed: int = 3, players: int = 3, rounds: int = 2) -> dict:
+    game = HaggisGame(HaggisConfig(n_players=players, n_rounds=rounds), seed=seed)
+    agents = [make_agent("heuristic", seed=s, game="haggis") for s in range(players)]
+    while not game.game_over:
+        game.apply(agents[game.current].act(HaggisSeatView(game, game.current)))
+    log = game.log()
+    log["agents"] = ["heuristic"] * players
+    return log
+
+
+def test_an_uploaded_haggis_log_replays_its_plays(client):
+    log = finished_log()
+    n = sum(1 for e in log["events"] if e["event"] == "play")
+    r = client.post("/api/replays", content=json.dumps(log).encode())
+    assert r.status_code == 201, r.text
+    st = r.json()
+    assert st["game"] == "haggis" and st["mode"] == "replay" and st["steps"] == n and st["step"] == 0
+    assert sorted(st["hands"]) == ["0", "1", "2"] and len(st["haggis"]) == 3  # a replay shows every card
+    for step in (n, 5, 16, 17, 32, 0, n - 1):  # forwards and backwards, across the kept copies
+        st = client.post(f"/api/games/{st['id']}/seek", json={"step": step}).json()
+        want = HaggisGame.replay(log, upto=step)
+        assert st["step"] == step and st["hand_sizes"] == want.hand_sizes() and st["totals"] == want.totals
+        assert [c["id"] for c in st["hands"]["1"]] == sorted_hand(want.hand(1))  # by rank, J Q K last
+    assert client.post(f"/api/games/{st['id']}/seek", json={"step": n + 1}).status_code == 400
+    assert client.post(f"/api/games/{st['id']}/advance").status_code == 409  # no agent runs in a replay
+    down = client.get(f"/api/games/{st['id']}/log").json()
+    assert HaggisGame.replay(down).totals == HaggisGame.replay(log).totals
+
+
+def edited(log: dict, change) -> bytes:
+    log = json.loads(json.dumps(log))
+    change(log)
+    return json.dumps(log).encode()
+
+
+def _plays(log: dict) -> list[dict]:
+    return [e for e in log["events"] if e["event"] == "play"]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda log: log.update(colour="red"), "unknown keys ['colour']"),
+    (lambda log: log.pop("initial_rng_state"), "lacks the keys ['initial_rng_state']"),
+    (lambda log: log.update(format=2), "format=2 is not supported"),
+    (lambda log: log["config"].update(n_players=5), "config: n_players=5"),
+    (lambda log: log["config"].update(n_rounds=30), "n_rounds=30 must be at most 20"),
+    (lambda log: log.update(origin={"game": "haggis"}), "origin must be null"),
+    (lambda log: log.update(agents=["a"]), "'agents' must be a list of 3 agent names"),
+    (lambda log: _plays(log)[0].update(play=[1, [], 0]), "events[1].play [1, [], 0] must be [kind"),
+    (lambda log: _plays(log)[0].update(play=[1, [], 0, 20]), "bet amount=20 is not one of"),
+    (lambda log: _plays(log)[1].update(play=[0, [], 0, 0]), "illegal play"),
+    (lambda log: log["events"].append({"event": "play", "play": [0, [], 0, 0]}), "a play after the end"),
+    (lambda log: next(e for e in log["events"] if e["event"] == "round_end")["scores"].__setitem__(0, 999),
+     "its round_end events differ"),
+    (lambda log: log["events"][0]["hands"][0].reverse(), "does not replay"),
+])
+def test_bad_haggis_logs_are_refused_naming_the_problem(client, change, words):
+    r = client.post("/api/replays", content=edited(finished_log(), change))
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert len(client.app.state.store) == 0

@@ -41,6 +41,7 @@ if not CHROMIUM:
 ARTIFACTS = Path(os.environ.get("SEERS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts")) / "web"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SHOTS: set[str] = set()  # screenshots taken once per run
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +140,8 @@ def click_play(page, p: list, st: dict) -> None:
     else:  # the shape is asked: one button per play these cards make
         assert page.locator("#haggis-choices .haggis-choice").count() == len(same)
         assert "choose the shape" in page.inner_text("#haggis-info")
-        if not (ARTIFACTS / "haggis-shape-1280.png").exists():
+        if "shape" not in SHOTS:
+            SHOTS.add("shape")
             shot(page, "haggis-shape-1280")
         page.click(f'#haggis-choices .haggis-choice[data-index="{index}"]')
 
@@ -290,3 +292,38 @@ def test_watch_haggis_pause_step_and_show_hands(server, page):
     page.uncheck("#show-hands")
     page.wait_for_function("() => Object.keys(window.__seers.state.hands).length === 0")
     assert page.locator("#haggis-seats .seat-hand .hcard").count() == 0 and state(page)["haggis"] is None
+
+
+def test_replay_a_saved_haggis_log(server, page, tmp_path):
+    import json
+
+    game = HaggisGame(HaggisConfig(n_players=2, n_rounds=1), seed=8)
+    agents = [make_agent("heuristic", seed=s, game="haggis") for s in range(2)]
+    while not game.game_over:
+        game.apply(agents[game.current].act(HaggisSeatView(game, game.current)))
+    log = game.log()
+    log["agents"] = ["heuristic"] * 2
+    path = tmp_path / "haggis.json"
+    path.write_text(json.dumps(log))
+    n = sum(1 for e in game.events if e["event"] == "play")
+    open_haggis(page, server)
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.click("#replay-open")
+    page.wait_for_function("() => window.__seers.state && window.__seers.state.mode === 'replay'")
+    assert state(page)["steps"] == n and state(page)["game"] == "haggis"
+    for k in range(1, 6):
+        page.click("#rp-next")
+        page.wait_for_function(f"() => window.__seers.state.step === {k}")
+    page.click("#rp-prev")
+    page.wait_for_function("() => window.__seers.state.step === 4")
+    mid = HaggisGame.replay(log, upto=4)
+    assert state(page)["hand_sizes"] == mid.hand_sizes()
+    assert page.locator("#haggis-seats .seat-hand .hcard").count() == sum(mid.hand_sizes())
+    assert page.locator("#haggis-trick-box .meld").count() == len(mid.trick)
+    shot(page, "haggis-replay-1280")
+    page.click("#rp-last")
+    page.wait_for_function(f"() => window.__seers.state.step === {n}")
+    totals = [score(page.inner_text(f'#scores tr.totals th[data-seat="{s}"]')) for s in range(2)]
+    assert totals == game.totals
+    assert "went out first" in page.inner_text("#haggis-last-round")

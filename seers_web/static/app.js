@@ -232,6 +232,7 @@ function render() {
   for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = scout || haggis;
   $("#scout-board").hidden = !scout;
   $("#haggis-board").hidden = !haggis;
+  $("#download").hidden = haggis && st.mode === "play" && !st.game_over;  // its log shows every hand
   renderStatus(st);
   if (scout) window.ScoutView.render(st, shell);
   else if (haggis) window.HaggisView.render(st, shell);
