@@ -145,9 +145,11 @@ const HaggisView = (() => {
     }
     const passPlay = legal.find((p) => p.play[0] === KIND.PASS);
     const exact = combos.filter((p) => key(p.play[1]) === key(sel));
+    const bombs = combos.filter((p) => p.play[0] === KIND.BOMB).length;
     if (!sel.length) {
       info.textContent = combos.length
-        ? `Your turn: click cards to build a combination (${sh.plural(combos.length, "legal play")})${passPlay ? ", or pass" : ""}.`
+        ? `Your turn: click cards to build a combination (${sh.plural(combos.length, "legal play")}`
+          + `${bombs ? `, ${sh.plural(bombs, "bomb")} among them` : ""})${passPlay ? ", or pass" : ""}.`
           + " Dimmed cards are in no legal play."
         : "Your turn: nothing in your hand beats the trick, so pass.";
     } else if (exact.length === 1) {
