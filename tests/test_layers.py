@@ -26,7 +26,8 @@ LAYER_MODULES = {
     "agents": ["agents", "agents.tournament", "agents.scout", "agents.games", "agents.seals", "agents.haggis"],
     "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs",
               "train.guided_search"],
-    "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads", "seers_web.scout_web"],
+    "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads", "seers_web.scout_web",
+                  "seers_web.haggis_web"],
 }
 
 
