@@ -364,3 +364,29 @@ def meta_entry() -> dict[str, Any]:
 
 __all__ = ["GAME", "card_json", "check_haggis_log", "create", "create_replay", "haggis_state", "history_text",
            "legal_json", "parse_haggis_play"]
+
+
+def lead_state_figures(deals: int = 30, seed: int = 0) -> list[str]:
+    """Lines of figures on the state the page gets at the first lead of ``deals`` deals per player count
+    (seeds ``seed..seed+deals-1``): legal plays, JSON size and the time to build and encode it."""
+    import json
+    import time
+
+    import numpy as np
+
+    lines = ["players  plays mean/max  JSON kB mean/max  ms mean/max"]
+    for n in (2, 3):
+        counts, sizes, times = [], [], []
+        for k in range(deals):
+            game = HaggisGame(HaggisConfig(n_players=n), seed=seed + k)
+            game.apply(game.legal_plays()[0])  # seat 0 bets 0, then leads
+            start = time.perf_counter()
+            st = haggis_state(game, [""] * n, [0], legal_for=0)
+            text = json.dumps(st)
+            times.append(1e3 * (time.perf_counter() - start))
+            counts.append(len(st["legal"]))
+            sizes.append(len(text) / 1e3)
+        lines.append(f"{n:>7}  {np.mean(counts):>6.0f} {max(counts):>6}  {np.mean(sizes):>8.0f} {max(sizes):>7.0f}  "
+                     f"{np.mean(times):>5.1f} {max(times):>5.1f}")
+    return lines
+
