@@ -89,7 +89,7 @@ def n_plays(game: HaggisGame) -> int:
     return sum(1 for e in game.events if e["event"] == "play")
 
 
-def last_round_json(game: HaggisGame, names: Sequence[str]) -> dict[str, Any] | None:
+def last_round_json(game: HaggisGame) -> dict[str, Any] | None:
     """The last finished round: ``round``, ``first_out``, and per seat ``going_out``, ``captured_points``,
     ``bet_points`` and ``scores`` (section 8); ``None`` before the first round ends."""
     ends = [e for e in game.events if e["event"] == "round_end"]
@@ -141,7 +141,7 @@ def haggis_state(game: HaggisGame, names: Sequence[str], visible: Sequence[int],
         "winners": game.winners() if game.game_over else [],
         "move": n_plays(game),
         "history": [history_text(e, names) for e in game.public_history[-history:]],
-        "last_round": last_round_json(game, names),
+        "last_round": last_round_json(game),
         "bets_allowed": list(BETS), "kinds": [k.name for k in HaggisKind], "legal": None,
     }
     if legal_for is not None and game.current == legal_for and not game.game_over:

@@ -697,8 +697,9 @@ class SessionStore:
         if unknown:
             raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
         scout = session.game_name == scout_web.GAME
-        play = scout_web.parse_scout_play(body["play"]) if scout else \
-            haggis_web.parse_haggis_play(body["play"]) if session.game_name == haggis_web.GAME else parse_play(body["play"])
+        parse = scout_web.parse_scout_play if scout else \
+            haggis_web.parse_haggis_play if session.game_name == haggis_web.GAME else parse_play
+        play = parse(body["play"])
         with session.lock:
             game = session.game
             self._check_move(session, body.get("move"))

@@ -201,16 +201,19 @@ def test_bet_and_play_a_round_by_clicking(server, page, players):
             break
         assert list(st["hands"]) == [str(human)] and st["haggis"] is None  # the page holds no other hand
         mine = st["hands"][str(human)]
-        drawn = page.evaluate("() => [...document.querySelectorAll('#haggis-hand .hcard')].map((c) => Number(c.dataset.card))")
+        drawn = page.evaluate("() => [...document.querySelectorAll('#haggis-hand .hcard')]"
+                              ".map((c) => Number(c.dataset.card))")
         assert drawn == [c["id"] for c in mine]
         ranks = [c["rank"] for c in mine]
         assert ranks == sorted(ranks)  # sorted by rank, J Q K last
         for s in range(players):  # every player's face cards, face up beside their hand
             assert page.locator(f"#haggis-seat-{s} .faces .hcard").count() == len(st["faces"][s])
-        assert page.inner_text("#haggis-trick-type") == (f"Trick: {st['trick_type']}" if st["trick"] else "Trick: none yet")
+        heading = f"Trick: {st['trick_type']}" if st["trick"] else "Trick: none yet"
+        assert page.inner_text("#haggis-trick-type") == heading
         p = pick_play(rng, st["legal"], wanted)
         if st["phase"] == "bet":
-            assert page.locator("#haggis-bet-0").is_visible() and page.locator("#haggis-hand .hcard[role=button]").count() == 0
+            assert page.locator("#haggis-bet-0").is_visible()
+            assert page.locator("#haggis-hand .hcard[role=button]").count() == 0  # no card before the bet
         click_play(page, p, st)
         if shots < 1 and len(st["trick"]) >= 1:
             shot(page, f"haggis-play-{players}p-1280")
