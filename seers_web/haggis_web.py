@@ -71,7 +71,8 @@ def history_text(event: dict[str, Any], names: Sequence[str]) -> str:
     if kind == "play":
         return f"{who} plays {choice_text(HaggisPlay.from_list(event['play']))}"
     if kind == "trick":
-        text = f"{seat_label(event['winner'], names)} wins the trick ({event['points']} points)"
+        points = event["points"]
+        text = f"{seat_label(event['winner'], names)} wins the trick ({points} point{'' if points == 1 else 's'})"
         if event["receiver"] != event["winner"]:  # section 5: a bombed trick goes to another player
             text += f"; won by a bomb, its cards go to {seat_label(event['receiver'], names)}"
         return text

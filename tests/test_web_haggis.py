@@ -458,3 +458,22 @@ def test_bad_haggis_logs_are_refused_naming_the_problem(client, change, words):
     r = client.post("/api/replays", content=edited(finished_log(), change))
     assert r.status_code == 400 and words in r.json()["error"], r.text
     assert len(client.app.state.store) == 0
+
+
+def test_every_public_event_has_a_line_of_history():
+    from seers_web.haggis_web import history_text
+
+    log = finished_log(seed=9, players=3, rounds=1)
+    game = HaggisGame.replay(log)
+    names = ["you", "greedy", "random"]
+    lines = {e["event"]: [] for e in game.public_history}
+    for e in game.public_history:
+        lines[e["event"]].append(history_text(e, names))
+    assert sorted(lines) == ["bet", "deal", "out", "pass", "play", "round_end", "trick"]
+    assert lines["deal"] == ["Round 1: player 0 (you) leads"]
+    assert all(t.startswith("player ") and (" bets " in t or t.endswith("makes no bet")) for t in lines["bet"])
+    tricks = [e for e in game.public_history if e["event"] == "trick"]
+    for e, t in zip(tricks, lines["trick"]):
+        assert f"({e['points']} point{'' if e['points'] == 1 else 's'})" in t
+        assert ("won by a bomb" in t) == (e["receiver"] != e["winner"])
+    assert lines["round_end"][0].endswith("scores " + ", ".join(map(str, game.round_scores[0])))

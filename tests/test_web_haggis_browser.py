@@ -236,6 +236,7 @@ def test_bet_and_play_a_round_by_clicking(server, page, players):
     assert "Game over" in page.inner_text("#gameover")
     assert page.locator("#haggis-last-round table tr").count() == players + 1
     assert "went out first" in page.inner_text("#haggis-last-round")
+    assert page.inner_text("#haggis-trick-type") == "Trick: none (the game is over)"
 
 
 def test_cards_that_make_no_play_offer_nothing(server, page):

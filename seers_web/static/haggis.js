@@ -73,7 +73,7 @@ const HaggisView = (() => {
 
   function renderTrick(st, sh, box) {
     const panel = sh.el("div", { class: "panel", id: "haggis-trick-box" });
-    panel.append(sh.el("h3", { id: "haggis-trick-type", text: st.trick.length ? `Trick: ${st.trick_type}` : "Trick: none yet" }));
+    panel.append(sh.el("h3", { id: "haggis-trick-type", text: st.trick.length ? `Trick: ${st.trick_type}` : st.game_over ? "Trick: none (the game is over)" : "Trick: none yet" }));
     for (const m of st.trick) {
       const line = sh.el("div", { class: "meld" + (m.bomb ? " bomb" : "") },
         sh.el("span", { class: "who", text: who(m.seat, st, sh) }), row(sh, m.cards, "mini"),
