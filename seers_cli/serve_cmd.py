@@ -21,8 +21,7 @@ def is_local(host: str) -> bool:
 
 
 SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn): Seers Catalog,
-SCOUT and Seals (the page's game chooser, or --game scout / --game seals to open on one); Haggis: seers
-play.
+SCOUT, Seals and Haggis (the page's game chooser, or --game scout / seals / haggis to open on one).
 
 The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no path sent
 by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
@@ -66,8 +65,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         port: int = typer.Option(8000, min=0, max=65535, metavar="PORT", help="Port (0: any free port)."),
         open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a browser."),
         game: str = typer.Option("seers_catalog", "--game", metavar="GAME", help="The game the page opens on: "
-                                 "seers_catalog, scout or seals (the page's game chooser switches); "
-                                 "haggis has no page yet (seers play)."),
+                                 "seers_catalog, scout, seals or haggis (the page's game chooser "
+                                 "switches)."),
         agent: list[str] = typer.Option([], "--agent", metavar="SPEC", help="Extra agent spec the page may use, e.g. "
                                         "ppo:model.zip (repeatable)."),
         max_games: int = typer.Option(32, min=1, metavar="N", help="Most live games and replays at once."),
@@ -134,7 +133,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{bound}/"
             if game != WEB_GAMES[0]:
                 url += f"?game={game}"  # the page's chooser starts on that game
-            title = {"scout": "SCOUT", "seals": "Seals"}.get(game, "Seers Catalog")
+            title = {"scout": "SCOUT", "seals": "Seals", "haggis": "Haggis"}.get(game, "Seers Catalog")
             typer.echo(f"{title} page: {url}  (Ctrl-C to stop)")
             if open_browser:
                 webbrowser.open(url)

@@ -6,8 +6,8 @@ was; unknown routes too):
 =======  ==============================  =====================================================
 GET      /api/meta                       cards, suit names, suggested agent specs, limits, games
 GET      /api/games                      live games (id, mode, seats, round)
-POST     /api/games                      new play/watch game, ``game`` seers_catalog, scout or seals
-                                        (see ``SessionStore.create``)
+POST     /api/games                      new play/watch game, ``game`` seers_catalog, scout, seals
+                                        or haggis (see ``SessionStore.create``)
 POST     /api/replays?game=N             upload a game log or tournament result (request body)
 GET      /api/games/{id}?reveal=0|1      the game's state
 POST     /api/games/{id}/play            the person's play ``{"play": {...}, "move": N}``
@@ -63,8 +63,9 @@ async def client_gone(request: Request) -> None:
 
 def web_games() -> list[dict[str, Any]]:
     """The games the page offers: ``name`` (the create request's ``game``), ``title``, ``players``
-    ``[min, max]``, ``rules`` (the rules file), SCOUT's ``rounds`` per player count (section 2) and Seals'
-    ``round_counter`` (the Marks of its round counter, section 2)."""
+    ``[min, max]``, ``rules`` (the rules file), SCOUT's ``rounds`` per player count (section 2), Seals'
+    ``round_counter`` (the Marks of its round counter, section 2) and Haggis' ``targets``, ``bets`` and
+    more (:func:`seers_web.haggis_web.meta_entry`)."""
     from seers_env.games import game_spec
     from seers_env.scout.cards import SETUP
 
@@ -79,6 +80,10 @@ def web_games() -> list[dict[str, Any]]:
             from seers_env.seals.rulings import DEFAULT_ROUND_COUNTER
 
             entry["round_counter"] = DEFAULT_ROUND_COUNTER
+        if name == "haggis":
+            from .haggis_web import meta_entry
+
+            entry.update(meta_entry())
         out.append(entry)
     return out
 

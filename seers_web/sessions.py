@@ -36,11 +36,11 @@ from seers_env.game import Game, GameConfig, IllegalPlayError
 from seers_env.plays import MELD_TYPE_NAMES, MeldType, Play, PlayKind, format_rank
 from seers_env.view import SeatView
 
-from . import scout_web, seals_web
+from . import haggis_web, scout_web, seals_web
 
 DEFAULT_GAME = "seers_catalog"
 #: The games the page offers (names of :data:`seers_env.games.GAMES`).
-WEB_GAMES = (DEFAULT_GAME, scout_web.GAME, seals_web.GAME)
+WEB_GAMES = (DEFAULT_GAME, scout_web.GAME, seals_web.GAME, haggis_web.GAME)
 
 
 class WebError(Exception):
@@ -505,7 +505,8 @@ class SessionStore:
         :func:`check_spec`), ``seed`` (optional, 0..2**63-1), ``rounds`` (Seers Catalog:
         1..``limits.max_rounds``, default 4; SCOUT: default the rules' count, section 2, at most 2 at 2
         players; Seals: the Marks of the round counter, 1..``limits.max_rounds``, default 5),
-        ``artifacts`` (Seers Catalog only, bool).
+        ``artifacts`` (Seers Catalog only, bool). Haggis has its own fields
+        (:func:`seers_web.haggis_web.create`).
 
         Raises:
             WebError: any bad field (400), or too many live games (429). Nothing is created then.
@@ -516,6 +517,8 @@ class SessionStore:
         game_name = body.get("game", DEFAULT_GAME)
         if not isinstance(game_name, str) or game_name not in WEB_GAMES:
             raise WebError(f"game={game_name!r}"[:200] + f" is not one of {', '.join(map(repr, WEB_GAMES))}")
+        if game_name == haggis_web.GAME:  # its own fields (players 2..3, target)
+            return haggis_web.create(self, body, should_stop)
         scout = game_name == scout_web.GAME
         other = game_name != DEFAULT_GAME  # SCOUT or Seals: its own engine, no artifacts
         known = {"game", "mode", "players", "seat", "agents", "seed", "rounds"} | (set() if other else {"artifacts"})
@@ -623,6 +626,8 @@ class SessionStore:
         """A replay session of a checked log (see :func:`seers_web.uploads.parse_upload`), at move 0."""
         if log.get("game") in (scout_web.GAME, seals_web.GAME):
             return self._create_scout_replay(log, source)
+        if log.get("game") == haggis_web.GAME:
+            return haggis_web.create_replay(self, log, source)
         game = Game.replay(log, upto=0)
         full = Game.replay(log, upto=0)
         plays = [Play.from_dict(e["play"]) for e in log["events"] if e["event"] == "play"]
@@ -684,6 +689,8 @@ class SessionStore:
             st = seals_web.seals_state(game, session.names, legal_for=session.human)
         elif session.game_name == scout_web.GAME:
             st = scout_web.scout_state(game, session.names, visible, legal_for=session.human)
+        elif session.game_name == haggis_web.GAME:
+            st = haggis_web.haggis_state(game, session.names, visible, legal_for=session.human)
         else:
             st = game_state(game, session.names, visible, legal_for=session.human)
             st["game"] = DEFAULT_GAME
@@ -711,8 +718,8 @@ class SessionStore:
         unknown = sorted(set(body) - {"play", "move"})
         if unknown:
             raise WebError(f"unknown fields {unknown}; allowed: ['move', 'play']")
-        scout = session.game_name != DEFAULT_GAME  # SCOUT or Seals
-        parse = {scout_web.GAME: scout_web.parse_scout_play, seals_web.GAME: seals_web.parse_seals_play}
+        parse = {scout_web.GAME: scout_web.parse_scout_play, seals_web.GAME: seals_web.parse_seals_play,
+                 haggis_web.GAME: haggis_web.parse_haggis_play}
         play = parse.get(session.game_name, parse_play)(body["play"])
         with session.lock:
             game = session.game
@@ -725,8 +732,8 @@ class SessionStore:
                 game.apply(play)
             except IllegalPlayError as err:
                 raise WebError(str(err)) from None
-            except ValueError as err:  # SCOUT's and Seals' IllegalPlayError (a ValueError); the game is unchanged
-                if not scout:
+            except ValueError as err:  # SCOUT's, Seals' and Haggis' IllegalPlayError (a ValueError); unchanged
+                if session.game_name == DEFAULT_GAME:
                     raise
                 raise WebError(str(err)) from None
 
@@ -803,6 +810,10 @@ class SessionStore:
             from seers_env.seals.view import SealsSeatView
 
             return SealsSeatView(session.game, seat)
+        if session.game_name == haggis_web.GAME:
+            from seers_env.haggis.view import HaggisSeatView
+
+            return HaggisSeatView(session.game, seat)
         return SeatView(session.game, seat)
 
     def seek(self, session: Session, body: Any) -> None:
@@ -819,7 +830,7 @@ class SessionStore:
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(session.plays):
             raise WebError(f"step={step!r} must be an integer in 0..{len(session.plays)}")
         with session.lock:
-            if session.game_name != DEFAULT_GAME:  # SCOUT or Seals: clones
+            if session.game_name != DEFAULT_GAME:  # SCOUT, Seals or Haggis: copies of the game (clone)
                 k = min(step // CHECKPOINT_EVERY, len(session.replay_games) - 1)
                 if k < 0:  # a log without plays
                     return

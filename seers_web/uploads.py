@@ -454,6 +454,10 @@ def parse_upload(data: bytes, limits: Limits, game: Any = 0,
         return check_scout_log(obj, limits), {"kind": "log"}
     if isinstance(obj, dict) and obj.get("game") == "seals":
         return check_seals_log(obj, limits), {"kind": "log"}
+    if isinstance(obj, dict) and obj.get("game") == "haggis":
+        from .haggis_web import check_haggis_log
+
+        return check_haggis_log(obj, limits), {"kind": "log"}
     if isinstance(obj, dict) and obj.get("format") == TOURNAMENT_FORMAT:
         log = tournament_log(obj, game, limits, should_stop)
         games = check_tournament(obj, limits)[3]

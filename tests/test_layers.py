@@ -27,7 +27,7 @@ LAYER_MODULES = {
     "train": ["train", "train.selfplay", "train.scoring_policy", "train.trainer", "train.specs",
               "train.guided_search"],
     "seers_web": ["seers_web.app", "seers_web.sessions", "seers_web.uploads", "seers_web.scout_web",
-                  "seers_web.seals_web"],
+                  "seers_web.seals_web", "seers_web.haggis_web"],
 }
 
 

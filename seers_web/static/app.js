@@ -1,7 +1,8 @@
-// Seers Catalog, SCOUT and Seals page: plain JavaScript, no build step. The server's engine decides
+// Seers Catalog, SCOUT, Seals and Haggis page: plain JavaScript, no build step. The server's engine decides
 // everything; this page draws the state it sends, offers the legal plays it lists, and paces the agents'
 // plays. This file is the shell (lobby, game chooser, pacing, replay, scores, history) and Seers Catalog's
-// table; SCOUT's and Seals' tables are their own modules (scout.js, ScoutView; seals.js, SealsView).
+// table; the other games' tables are their own modules (scout.js, ScoutView; seals.js, SealsView;
+// haggis.js, HaggisView).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -132,16 +133,17 @@ function readForm(prefix) {
     agents: [...$(`#${prefix}-agents`).querySelectorAll("input")].map((i) => i.value.trim()),
     seed: seedText === "" ? null : Number(seedText),
   };
-  if (ui.game === "seers_catalog") body.artifacts = $(`#${prefix}-artifacts`).checked;  // SCOUT, Seals: none
+  if (ui.game === "seers_catalog") body.artifacts = $(`#${prefix}-artifacts`).checked;  // the others have none
+  if (ui.game === "haggis") body.target = Number($(`#${prefix}-target`).value);
   if (prefix === "play") body.seat = Number($("#play-seat").value);
   return body;
 }
 
-const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT", seals: "Seals" };
-// the tables drawn by their own modules, and the players each game allows (Seals: 2..4)
-const GAME_VIEWS = { scout: () => window.ScoutView, seals: () => window.SealsView };
-const MAX_PLAYERS = { seers_catalog: 5, scout: 5, seals: 4 };
-const ROUNDS_HINT = { scout: "as the rules say", seals: "5 (round counter)" };
+const GAME_TITLES = { seers_catalog: "Seers Catalog", scout: "SCOUT", seals: "Seals", haggis: "Haggis" };
+// the tables drawn by their own modules, and the players each game allows (Seals: 2..4; Haggis: 2..3)
+const GAME_VIEWS = { scout: () => window.ScoutView, seals: () => window.SealsView, haggis: () => window.HaggisView };
+const MAX_PLAYERS = { seers_catalog: 5, scout: 5, seals: 4, haggis: 3 };
+const ROUNDS_HINT = { scout: "as the rules say", seals: "5 (round counter)", haggis: "to the target" };
 
 // the game chooser: the forms, the heading and the page title follow the chosen game
 function chooseGame(game) {
@@ -152,6 +154,7 @@ function chooseGame(game) {
   $("#title").textContent = GAME_TITLES[game];
   document.title = GAME_TITLES[game];
   for (const e of document.querySelectorAll(".seers-only")) e.hidden = game !== "seers_catalog";
+  for (const e of document.querySelectorAll(".haggis-only")) e.hidden = game !== "haggis";
   for (const p of ["play", "watch"]) {
     const r = $(`#${p}-rounds`);
     r.placeholder = ROUNDS_HINT[game] || "";
@@ -207,7 +210,7 @@ async function refreshGames() {
     sel.innerHTML = "";
     sel.append(el("option", { value: "", text: games.length ? "switch game..." : "(none)" }));
     for (const g of games) {
-      const label = `${g.id} · ${GAME_TITLES[g.game] || g.game} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}/${g.n_rounds}`}`;
+      const label = `${g.id} · ${GAME_TITLES[g.game] || g.game} · ${g.mode} · ${g.game_over && g.mode !== "replay" ? "over" : `round ${g.round + 1}${g.n_rounds ? `/${g.n_rounds}` : ""}`}`;
       sel.append(el("option", { value: g.id, text: label }));
     }
   } catch (e) { /* the list is a convenience */ }
@@ -233,6 +236,7 @@ function render() {
   for (const id of ["#seats", "#trick-box", "#hand-box", "#last-round"]) $(id).hidden = !!view;
   $("#scout-board").hidden = st.game !== "scout";
   $("#seals-board").hidden = st.game !== "seals";
+  $("#haggis-board").hidden = st.game !== "haggis";
   // the log deals the other hands (Seals: the pile), so it is offered once the game is over (else 403)
   $("#download").hidden = st.mode !== "replay" && !st.game_over && (st.game === "seals" || st.mode === "play");
   renderStatus(st);
