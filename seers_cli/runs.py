@@ -95,8 +95,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if not runs:
             where = f"in {out!r}" if given or os.path.lexists(out) else "(there is no runs/ folder here)"
             typer.echo(f"No runs yet {where}: a run folder holds a config.json.")
-            typer.echo(f"Make one with 'seers train{f' --out {out}' if given else ''}' (see seers train --help)"
-                       + ("" if given else "; --out DIR lists another folder") + ".")
+            typer.echo(f"Make one with 'seers train{f' --out {out}' if given else ''}'"
+                       + ("." if given else "; --out DIR lists another folder."))
             return
         cells = runs_cells(runs, wide)
         if is_terminal():
