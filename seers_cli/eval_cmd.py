@@ -28,8 +28,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
                                    "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals 5; "
                                    "Haggis: to the target score, 350)."),
-        artifacts: bool = typer.Option(True, rich_help_panel=SEERS_ONLY, help="Seers Catalog: use the default artifact deck "
-                                                  "(--no-artifacts: the variant without artifacts)."),
+        artifacts: bool = typer.Option(True, rich_help_panel=SEERS_ONLY, help="Seers Catalog: use the default "
+                                       "artifact deck (--no-artifacts: the variant without artifacts)."),
         baseline: str = typer.Option("", metavar="SPEC", help="An agent of --agents (e.g. heuristic): print every other "
                                      "agent's paired per-deal score difference from it with a 95% interval; "
                                      "'tie' when the interval holds 0."),

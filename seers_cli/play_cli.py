@@ -6,10 +6,10 @@ Both commands print plain text built by :mod:`seers_cli.tui` (SCOUT's by
 :mod:`seers_env.scout.render`); on a terminal, lines are wrapped at word
 boundaries to its width, and a page of legal plays is cut to fit its height below the game's state, so
 that the hand and the trick stay on screen (``shutil.get_terminal_size``, read at each turn). The
-commands wrap piped output too, to :func:`piped_width` (``COLUMNS``, else 80). Input is
-read line by line; any line that is not a command or a legal play's number is answered with a hint and
-asked again, and the end of input counts as ``q`` (quit); input that does not come from a terminal is
-echoed after its prompt, so that a piped transcript reads as a session. A game log (the game's ``log()``, plus the
+commands wrap piped output too, to :func:`piped_width` (``COLUMNS``, else 80). Input is read line by
+line; any line that is not a command or a legal play's number is answered with a hint and asked again,
+and the end of input counts as ``q`` (quit); input that does not come from a terminal is echoed after
+its prompt, so that a piped transcript reads as a session. A game log (the game's ``log()``, plus the
 seats' agent names under ``"agents"`` and the game's name under ``"game"``) is saved as JSON with
 ``--save`` at the end of the game or on quit, and read back by ``seers replay`` (a log without
 ``"game"`` is a Seers Catalog log).
@@ -507,4 +507,5 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
 
 
 __all__ = ["GAME_UIS", "SeersUI", "agent_seed", "choose", "event_lines", "game_ui", "load_log", "log_game",
-           "make_agents", "play_game", "register", "replay_game", "piped_width", "save_log", "terminal_size", "wrapped_echo"]
+           "make_agents", "piped_width", "play_game", "register", "replay_game", "save_log", "terminal_size",
+           "wrapped_echo"]

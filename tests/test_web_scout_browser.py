@@ -3,9 +3,9 @@
 Finds the browser as tests/test_web_browser.py does (``$SEERS_CHROMIUM``, else ``chromium`` or
 ``chromium-browser`` on ``PATH``) and skips, saying why, where there is none. A uvicorn server runs the
 app in a thread on a free port (the fixtures of tests/conftest.py, helpers in tests/web_pages.py). The
-tests choose SCOUT in the page's game chooser, play whole games by clicking (keep/rotate, Show by first and last card, Scout by end card, flip and gap, Scout & Show) and
-check the result against the engine, watch agents with pause and step, and replay a saved SCOUT log;
-screenshots go to ``$SEERS_TEST_ARTIFACTS`` (default ``test-artifacts/``) in ``web/``.
+tests choose SCOUT in the page's game chooser, play whole games by clicking (keep/rotate, Show by first
+and last card, Scout by end card, flip and gap, Scout & Show) and check the result against the engine,
+watch agents with pause and step, and replay a saved SCOUT log; screenshots go to ``$SEERS_TEST_ARTIFACTS`` (default ``test-artifacts/``) in ``web/``.
 """
 
 from __future__ import annotations

@@ -200,7 +200,8 @@ def state_lines(game: ScoutGame, me: int, names: Sequence[str] | None = None, wi
     """What seat ``me`` sees at its decision (section 10): round, seats table (with who has used Scout &
     Show), Active Set and owner, and its own hand (:func:`hand_lines`)."""
     n = game.n_players
-    lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds} ---", "Seats:"] + seats_lines(game, names, width)
+    lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds} ---", "Seats:"]
+    lines += seats_lines(game, names, width)
     if n == 2:
         lines.append("Scout chips: each of yours pays for one Scout; then you act again (section 7).")
     else:
