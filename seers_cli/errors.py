@@ -80,5 +80,37 @@ def check_option_sizes(ctx: typer.Context, exempt: tuple[str, ...] = ("seed",)) 
                                          param_hint=f"'{param.opts[0]}'")
 
 
-__all__ = ["MAX_OPTION_INT", "MAX_OPTION_SECONDS", "check_option_sizes", "non_negative", "option_error",
-           "positive_seconds", "wait_seconds"]
+#: The help section of a command's options that apply to Seers Catalog only (typer's ``rich_help_panel``;
+#: :func:`check_game_options` refuses them for another ``--game``).
+SEERS_ONLY = "Options of seers_catalog only"
+
+#: The games each game-specific help section applies to (:func:`check_game_options`).
+GAME_PANELS: dict[str, tuple[str, ...]] = {SEERS_ONLY: ("seers_catalog",)}
+
+
+def check_game_options(ctx: typer.Context, game: str, panels: dict[str, tuple[str, ...]] = GAME_PANELS) -> None:
+    """Refuse an option given on the command line that does not apply to ``--game game``: one whose
+    help section (``rich_help_panel``, a key of ``panels``) names other games only. The game would
+    ignore it (e.g. ``--no-artifacts`` with ``--game scout``: SCOUT has no artifacts), so the run would
+    not be the one asked for. Options of no such section apply to every game.
+
+    Raises:
+        typer.BadParameter: naming the option as typed, the games it applies to and ``game``, before
+            anything runs.
+    """
+    from seers_env.games import game_spec
+
+    for param in ctx.command.params:
+        games = panels.get(getattr(param, "rich_help_panel", None) or "")
+        source = ctx.get_parameter_source(param.name)
+        if games is None or game in games or source is None or source.name != "COMMANDLINE":  # ParameterSource
+            continue
+        value = ctx.params.get(param.name)
+        flag = param.secondary_opts[0] if value is False and param.secondary_opts else param.opts[0]
+        titles = " and ".join(f"{game_spec(g).title} (--game {g})" for g in games)
+        raise typer.BadParameter(f"{flag} is an option of {titles} only; {game_spec(game).title} "
+                                 f"(--game {game}) would ignore it", param_hint=f"'{flag}'")
+
+
+__all__ = ["GAME_PANELS", "MAX_OPTION_INT", "MAX_OPTION_SECONDS", "SEERS_ONLY", "check_game_options",
+           "check_option_sizes", "non_negative", "option_error", "positive_seconds", "wait_seconds"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .errors import non_negative
+from .errors import SEERS_ONLY, check_game_options, non_negative
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -12,6 +12,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command("eval")
     def eval_cmd(
+        ctx: typer.Context,
         agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
@@ -27,8 +28,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
                                    "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals 5; "
                                    "Haggis: to the target score, 350)."),
-        artifacts: bool = typer.Option(True, help="Seers Catalog: use the default artifact deck "
-                                                  "(--no-artifacts: the variant without artifacts)."),
+        artifacts: bool = typer.Option(True, rich_help_panel=SEERS_ONLY, help="Seers Catalog: use the default "
+                                       "artifact deck (--no-artifacts: the variant without artifacts)."),
         baseline: str = typer.Option("", metavar="SPEC", help="An agent of --agents (e.g. heuristic): print every other "
                                      "agent's paired per-deal score difference from it with a 95% interval; "
                                      "'tie' when the interval holds 0."),
@@ -63,6 +64,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             game_spec(game)
         except (TypeError, ValueError) as err:
             raise typer.BadParameter(str(err), param_hint="--game") from None
+        check_game_options(ctx, game)  # e.g. --no-artifacts with --game scout: refused, not ignored
         deck = (DEFAULT_ARTIFACT_DECK if artifacts else ()) if game == "seers_catalog" else None
         from agents.tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
                                  seat_difference_lines, seat_differences)

@@ -5,9 +5,11 @@ Catalog, :class:`seers_cli.scout_tui.ScoutUI` for SCOUT) makes the game, shows i
 Both commands print plain text built by :mod:`seers_cli.tui` (SCOUT's by
 :mod:`seers_env.scout.render`); on a terminal, lines are wrapped at word
 boundaries to its width, and a page of legal plays is cut to fit its height below the game's state, so
-that the hand and the trick stay on screen (``shutil.get_terminal_size``, read at each turn). Input is
-read line by line; any line that is not a command or a legal play's number is answered with a hint and
-asked again, and the end of input counts as ``q`` (quit). A game log (the game's ``log()``, plus the
+that the hand and the trick stay on screen (``shutil.get_terminal_size``, read at each turn). The
+commands wrap piped output too, to :func:`piped_width` (``COLUMNS``, else 80). Input is read line by
+line; any line that is not a command or a legal play's number is answered with a hint and asked again,
+and the end of input counts as ``q`` (quit); input that does not come from a terminal is echoed after
+its prompt, so that a piped transcript reads as a session. A game log (the game's ``log()``, plus the
 seats' agent names under ``"agents"`` and the game's name under ``"game"``) is saved as JSON with
 ``--save`` at the end of the game or on quit, and read back by ``seers replay`` (a log without
 ``"game"`` is a Seers Catalog log).
@@ -61,6 +63,15 @@ def terminal_size(width: int | None = None, height: int | None = None) -> tuple[
         width = columns if width is None else width
         height = lines if height is None else height
     return width, height
+
+
+def piped_width() -> int | None:
+    """Columns that ``seers play`` and ``seers replay`` wrap their output to when stdout is not a
+    terminal (a pipe or a file): ``COLUMNS`` when set, else 80 (``shutil.get_terminal_size``'s
+    fallback); ``None`` on a terminal, whose width :func:`terminal_size` reads at each turn."""
+    if is_terminal(sys.stdout):
+        return None
+    return shutil.get_terminal_size().columns
 
 
 def wrapped_echo(echo: Echo, width: int | None) -> Echo:
@@ -147,9 +158,12 @@ def event_lines(event: dict[str, Any], game: Game, names: Sequence[str] | None,
 
 def _prompt_reader(prompt: str) -> str:
     try:
-        return typer.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
+        text = typer.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
     except typer.Abort:  # end of input or Ctrl-C
         raise EOFError from None
+    if not is_terminal(sys.stdin):  # no terminal echoes the line: end the prompt's line with it
+        typer.echo(text)
+    return text
 
 
 def save_log(game: Game, path: Path, names: Sequence[str]) -> None:
@@ -335,7 +349,7 @@ def _ask_play(game: Game, seat: int, names: Sequence[str], legal: list[Play], pa
               read_line: ReadLine, echo: Echo, width: int | None = None, height: int | None = None) -> Play | None:
     """Show the state and the menu, read lines until a legal play is chosen; ``None`` means quit
     (:func:`choose` with a :class:`~seers_cli.tui.PlayMenu`)."""
-    return choose([""] + format_state(game, seat, names),
+    return choose([""] + format_state(game, seat, names, width),
                   lambda rows: PlayMenu(legal, page_size, width=width, rows=rows), read_line, echo, width, height)
 
 
@@ -463,10 +477,12 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
         if skip > 0:
             skip -= 1
             continue
+        prompt = f"[move {i + 1}/{len(plays)}] Enter: next, N: N moves, a: all, s: state, q: quit"
+        if width is not None and len(prompt) >= width:  # a narrow screen: the keys alone
+            prompt = f"[move {i + 1}/{len(plays)}] Enter/N/a/s/q"
         while True:
             try:
-                text = read_line(f"[move {i + 1}/{len(plays)}] Enter: next, N: N moves, a: all, s: state, "
-                                 "q: quit").strip().lower()
+                text = read_line(prompt).strip().lower()
             except EOFError:
                 text = "q"
             if text == "":
@@ -491,4 +507,5 @@ def replay_game(log: dict[str, Any], step: bool = True, read_line: ReadLine = _p
 
 
 __all__ = ["GAME_UIS", "SeersUI", "agent_seed", "choose", "event_lines", "game_ui", "load_log", "log_game",
-           "make_agents", "play_game", "register", "replay_game", "save_log", "terminal_size", "wrapped_echo"]
+           "make_agents", "piped_width", "play_game", "register", "replay_game", "save_log", "terminal_size",
+           "wrapped_echo"]

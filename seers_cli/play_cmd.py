@@ -44,7 +44,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         delay: float = typer.Option(0.0, callback=wait_seconds, metavar="SECONDS", help="Seconds to wait after each agent move."),
     ) -> None:
         """Play Seers Catalog, SCOUT, Seals or Haggis in the terminal against agents: pick your plays by number."""
-        from .play_cli import GAME_UIS, play_game
+        from .play_cli import GAME_UIS, piped_width, play_game
 
         if game not in GAME_UIS:
             raise typer.BadParameter(f"{game!r} is not one of {', '.join(GAME_UIS)}", param_hint="--game")
@@ -67,7 +67,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"seat {seat} is not one of 0..{players - 1}", param_hint="'--seat'")
         try:
             play_game(agents.split(","), players, seat, seed, rounds, artifacts is not False, page_size, save,
-                      delay, echo=typer.echo, game=game, target=target)
+                      delay, echo=typer.echo, width=piped_width(), game=game, target=target)
         except ValueError as err:
             raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
                                      "specs": "--agents", "seed": "--seed",
@@ -80,10 +80,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         all_: bool = typer.Option(False, "--all", help="Print every move at once instead of stepping."),
     ) -> None:
         """Step through a saved game log move by move (Enter for the next move)."""
-        from .play_cli import load_log, replay_game
+        from .play_cli import load_log, piped_width, replay_game
 
         try:
             log = load_log(file)
         except (OSError, ValueError) as err:
             raise typer.BadParameter(str(err), param_hint="FILE") from None
-        replay_game(log, step=not all_, echo=typer.echo)
+        replay_game(log, step=not all_, echo=typer.echo, width=piped_width())

@@ -66,27 +66,37 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command("runs")
     def runs_cmd(
-        out: str = typer.Option("runs", metavar="DIR", help="Folder that holds the run folders (seers train --out)."),
+        out: str = typer.Option(None, metavar="DIR", help="Folder that holds the run folders (seers train "
+                                "--out)  [default: runs]"),
         wide: bool = typer.Option(False, "--wide", help="Also players, deals, win rate and disk use by part."),
         json_: bool = typer.Option(False, "--json", help="Print the runs as JSON (plain data) instead."),
     ) -> None:
         """List training runs: decisions trained on, the final evaluation (with the paired difference from
-        the heuristic) and disk use."""
+        the heuristic) and disk use. With no runs yet (no runs/ folder here, or an empty folder) it says so
+        and how to make one, and exits 0; an --out that is not a folder is an error."""
         import json
+        import os
 
         from agents.tournament import markdown_table
         from seers_env.progress import is_terminal
         from train.runs import list_runs
 
-        try:
-            runs = list_runs(out)
-        except FileNotFoundError as err:
-            raise typer.BadParameter(str(err), param_hint="--out") from None
+        given, out = out is not None, "runs" if out is None else out
+        if not given and not os.path.lexists(out):
+            runs = []  # nothing trained here yet: an empty listing, as for an empty folder
+        else:
+            try:
+                runs = list_runs(out)
+            except (FileNotFoundError, NotADirectoryError) as err:
+                raise typer.BadParameter(str(err), param_hint="--out") from None
         if json_:
             typer.echo(json.dumps(runs, indent=1))
             return
         if not runs:
-            typer.echo(f"no runs in {out!r} (a run folder holds a config.json)")
+            where = f"in {out!r}" if given or os.path.lexists(out) else "(there is no runs/ folder here)"
+            typer.echo(f"No runs yet {where}: a run folder holds a config.json.")
+            typer.echo(f"Make one with 'seers train{f' --out {out}' if given else ''}'"
+                       + ("." if given else "; --out DIR lists another folder."))
             return
         cells = runs_cells(runs, wide)
         if is_terminal():

@@ -90,16 +90,19 @@ def format_hand(hand: Sequence[int], known: Sequence[int] = ()) -> list[str]:
     return lines
 
 
-def format_seats(game: Game, me: int | None = None, names: Sequence[str] | None = None) -> list[str]:
-    """One line per seat: hand size, total score, and flags (Bonus, passed, Start Seer, to act).
+def format_seats(game: Game, me: int | None = None, names: Sequence[str] | None = None,
+                 width: int | None = None) -> list[str]:
+    """One line per seat: hand size, total score, and flags (Bonus, passed, Start Seer, to act), in
+    columns; when those are wider than ``width`` (``None``: not checked), one line of words a seat
+    (``"  player 0: 15 cards, total 0; to act"``), which a narrow screen wraps at word boundaries.
 
     Only public information is shown (rules section 3): hand sizes, scores, who passed.
     """
-    lines = []
+    lines, words = [], []
     labels = [seat_name(s, names) for s in range(game.n_players)]
     if me is not None and not (names and names[me] == "you"):
         labels[me] += " = you"
-    width = max(len(x) for x in labels)
+    label_width = max(len(x) for x in labels)
     totals = game.totals
     for s in range(game.n_players):
         flags = []
@@ -112,9 +115,11 @@ def format_seats(game: Game, me: int | None = None, names: Sequence[str] | None 
         if s == game.current and not game.game_over:
             flags.append("to act")
         n = len(game.hands[s])
-        lines.append(f"  {labels[s].ljust(width)}  {n:2d} {'card ' if n == 1 else 'cards'}  total {totals[s]:4d}"
-                     + (f"  [{', '.join(flags)}]" if flags else ""))
-    return lines
+        lines.append(f"  {labels[s].ljust(label_width)}  {n:2d} {'card ' if n == 1 else 'cards'}  "
+                     f"total {totals[s]:4d}" + (f"  [{', '.join(flags)}]" if flags else ""))
+        words.append(f"  {labels[s]}: {count(n, 'card')}, total {totals[s]}"
+                     + (f"; {', '.join(flags)}" if flags else ""))
+    return lines if width is None or max(map(len, lines)) <= width else words
 
 
 def describe_top(meld_type: int, size: int, rank: int) -> str:
@@ -139,11 +144,13 @@ def format_trick(game: Game, names: Sequence[str] | None = None) -> list[str]:
     return lines
 
 
-def format_state(game: Game, me: int, names: Sequence[str] | None = None) -> list[str]:
-    """What ``me`` sees at its turn: round, suits, seats, trick and its own hand grouped by suit."""
+def format_state(game: Game, me: int, names: Sequence[str] | None = None,
+                 width: int | None = None) -> list[str]:
+    """What ``me`` sees at its turn: round, suits, seats (:func:`format_seats` at ``width``), trick and
+    its own hand grouped by suit."""
     suits = ", ".join(SUIT_NAMES[s] for s in game.suits)
     return ([f"--- Round {game.round + 1}/{game.config.n_rounds}  (suits: {suits}) ---", "Seats:"]
-            + format_seats(game, me, names) + ["Trick:"] + format_trick(game, names)
+            + format_seats(game, me, names, width) + ["Trick:"] + format_trick(game, names)
             + ["Your hand:"] + format_hand(game.hands[me], game.known[me]))
 
 

@@ -96,12 +96,13 @@ from dataclasses import fields
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .aec_base import AS_THEY_ARE as _AS_THEY_ARE
+from .aec_base import ILLEGAL_ACTION_MODES, RENDER_MODES, REWARD_MODES  # noqa: F401 (public names)
+from .aec_base import ClassicAEC, IllegalActionError, ResetNeededAttributeError  # noqa: F401 (public names)
+from .aec_base import OrderEnforcingWrapper as _OrderEnforcingWrapper
 from .scout.actions import (
     H, N_ACTIONS, PendingScout, ScoutDecision, check_action, decode_action, describe_action, scout_show_action,
 )
@@ -116,31 +117,10 @@ from .scout.observation import MAX_SEATS, OBS_BOUND, OBS_DIM, STATE_DIM, _put_sl
 from .scout.render import render_text
 from .scout.rulings import REASONS
 
-REWARD_MODES = ("score", "win")
-ILLEGAL_ACTION_MODES = ("penalize", "raise")
-RENDER_MODES = ("human", "ansi")
 #: The :class:`~seers_env.scout.game.ScoutConfig` fields the environment takes besides ``n_players``.
 CONFIG_FIELDS = tuple(f.name for f in fields(ScoutConfig) if f.name != "n_players")
 #: The keys of every agent's info, at every step.
 INFO_KEYS = ("action_mask", "stage", "round", "totals", "round_end_reasons", "winners", "illegal_action")
-
-_AS_THEY_ARE = (int, float, str, type(None), np.ndarray)
-_RESET_TEXT = "call reset() first: the environment has not been reset, or was closed"
-
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
-
-
-class IllegalActionError(ValueError):
-    """An action outside the current action mask (``illegal_action="raise"``); nothing changed."""
-
-
-class ResetNeededAttributeError(ResetNeeded, AttributeError):
-    """An environment attribute (``agents``, ``agent_selection``, ...) read before ``reset()``: a
-    :class:`gymnasium.error.ResetNeeded` that is also an ``AttributeError`` (so ``hasattr`` still works)."""
-
 
 class _ActionLog:
     """The catalogue actions taken in one game of the environment, and how far its :class:`ScoutGame`
@@ -168,7 +148,7 @@ class _ActionLog:
                 game.apply(got)
 
 
-class raw_env(AECEnv):
+class raw_env(ClassicAEC):
     """The SCOUT AEC environment without wrappers (see the module docstring for the card).
 
     The game runs in slot 0 of a compiled :class:`~seers_env.scout.kernel.ScoutKernel`; one compiled call
@@ -197,35 +177,15 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    game_class = ScoutGame
 
     def __init__(self, n_players: int = 4, reward_mode: str = "score", illegal_action: str = "penalize",
                  render_mode: str | None = None, **config: Any):
         super().__init__()
-        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
-        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; choose one of "
-                             f"{ILLEGAL_ACTION_MODES}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None or one of {RENDER_MODES}")
-        unknown = sorted(set(config) - set(CONFIG_FIELDS))
-        if unknown:
-            raise TypeError(f"unknown SCOUT environment option(s) {unknown}; allowed: n_players, reward_mode, "
-                            f"illegal_action, render_mode, {', '.join(CONFIG_FIELDS)}")
+        self._check_options("SCOUT", CONFIG_FIELDS, reward_mode, illegal_action, render_mode, config)
         self.config = ScoutConfig(n_players=n_players, **config)
-        self.reward_mode = reward_mode
-        self.illegal_action = illegal_action
-        self.render_mode = render_mode
         n = self.config.n_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        # every agent has its own space objects (PettingZoo classic convention)
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
-        self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (STATE_DIM,), np.float32)
+        self._set_spaces(n, -OBS_BOUND, OBS_BOUND, OBS_DIM, N_ACTIONS, STATE_DIM)
         self._rng = np.random.default_rng()
         # the game: slot 0 of the compiled kernel, and the rows kernel.step_all writes
         self._kernel = ScoutKernel(1, self.config)
@@ -235,10 +195,7 @@ class raw_env(AECEnv):
         self._terms = np.zeros(1, bool)
         self._truncs = np.zeros(1, bool)
         self._final = np.zeros((1, n), np.int64)
-        self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # the acting agent's mask (read-only)
-        self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))  # everyone else's
         self._acting: str | None = None  # the agent whose observation and mask those are; None: no decision
-        self._illegal: dict[str, int] = {}
         self._totals: list[int] = [0] * n  # per seat, completed rounds
         self._reasons: list[str] = []  # per completed round
         self._winners: list[int] = []  # once the game is over
@@ -250,15 +207,9 @@ class raw_env(AECEnv):
         self._game: ScoutGame | None = None
         self._decision: ScoutDecision | None = None
 
-    def _require_reset(self) -> None:
-        if self._log is None:
-            raise ResetNeeded(_RESET_TEXT)
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+    def _is_reset(self) -> bool:
+        """An episode is under way: its action log exists (``game`` is built on demand)."""
+        return self._log is not None
 
     # --- the game and decision objects, built on demand -----------------------------------------------
     @property
@@ -305,15 +256,6 @@ class raw_env(AECEnv):
             st["_log"] = _ActionLog(list(self._log.actions))
         return st
 
-    def __setstate__(self, st: dict) -> None:
-        """Unpickling: the masks handed out in ``infos`` are read-only again (pickle drops the flag)."""
-        self.__dict__.update(st)
-        _read_only(self._mask)
-        _read_only(self._zero_mask)
-        for info in getattr(self, "infos", {}).values():
-            if isinstance(info.get("action_mask"), np.ndarray):
-                _read_only(info["action_mask"])
-
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game, or start from ``options["game"]`` (module docstring). ``seed`` seeds the
@@ -346,13 +288,7 @@ class raw_env(AECEnv):
             self._aside = ([c for c, _ in start.set_aside], start.round)
         self._log = _ActionLog()
         self._game = None
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._skip_agent_selection = None
-        self._illegal = {}
+        self._start_episode()
         self._winners = []
         self._read_rounds()
         masks = np.empty((1, N_ACTIONS), np.int8)
@@ -360,20 +296,6 @@ class raw_env(AECEnv):
         self._new_decision(masks)
         if self.render_mode == "human":
             self.render()
-
-    def _game_from_option(self, position: Any) -> ScoutGame:
-        if isinstance(position, ScoutGame):
-            position = position.to_dict()
-        if not isinstance(position, dict):
-            raise TypeError(f"options['game'] must be a ScoutGame.to_dict() dict (or a ScoutGame), got "
-                            f"{type(position).__name__}")
-        game = ScoutGame.from_dict(position)
-        if game.config != self.config:
-            raise ValueError(f"options['game'] has config {game.config.to_dict()}, but this environment plays "
-                             f"{self.config.to_dict()}; make the environment with that config")
-        if game.game_over:
-            raise ValueError("options['game'] is a finished game; give a position that is still being played")
-        return game
 
     def _read_rounds(self) -> None:
         """The totals and round-end reasons of the completed rounds, from the kernel."""
@@ -433,7 +355,7 @@ class raw_env(AECEnv):
     def last(self, observe: bool = True):
         """PettingZoo's ``last()``: ``(observation, cumulative reward, termination, truncation, info)`` of
         ``agent_selection``. The info is a new dict (lists copied; ``action_mask`` the read-only array of
-        ``infos[agent]``)."""
+        ``infos[agent]``). :meth:`ClassicAEC.last` with the reset check inline (once a step)."""
         if self._log is None:
             self._require_reset()
         agent = self.agent_selection
@@ -540,18 +462,10 @@ class raw_env(AECEnv):
         self.truncations = {x: last_round_truncated for x in self.agents}
         self._set_infos()
 
-    def _end_for_illegal(self, agent: str, action: int) -> None:
-        """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {x: 0.0 for x in self.agents}
-        self.rewards[agent] = -1.0
-        self.terminations = {x: True for x in self.agents}
+    def _drop_decision(self) -> None:
+        """No decision pends (the game ended for an illegal action)."""
         self._acting = None
         self._decision = None
-        self._mask = self._zero_mask
-        self._illegal = {agent: action}
-        self._set_infos()
-        self._accumulate_rewards()
 
     def describe_action(self, action: Any) -> str:
         """``action`` in words for the pending decision (cards named when it is legal now)."""
@@ -559,28 +473,9 @@ class raw_env(AECEnv):
         return describe_action(action, self.game, self._pending())
 
     # --- rendering --------------------------------------------------------------------------------
-    def render(self) -> str | None:
-        """``"ansi"``: the table and the acting hand as a ``str``; ``"human"``: print it, return ``None``."""
-        self._require_reset()
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
-            return None
-        text = render_text(self.game, self._pending())
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def agent_iter(self, max_iter: int = 2**63):
-        """PettingZoo's ``agent_iter``.
-
-        Raises:
-            ResetNeeded: before ``reset()`` or after ``close()``.
-        """
-        self._require_reset()
-        return super().agent_iter(max_iter)
+    def _render_text(self) -> str:
+        """:meth:`render`'s text (:meth:`ClassicAEC.render`): the table and the acting hand."""
+        return render_text(self.game, self._pending())
 
     def close(self) -> None:
         """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``, and ``game`` and
@@ -589,55 +484,6 @@ class raw_env(AECEnv):
         self._game = None
         self._decision = None
         self._acting = None
-
-
-class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` whose before-reset errors are ``gymnasium.error.ResetNeeded``
-    (attributes: :class:`ResetNeededAttributeError`), also after ``close()``."""
-
-    _GUARDED = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
-                          "agents"})
-
-    def __getattr__(self, name: str) -> Any:
-        if name in self._GUARDED and not self.__dict__.get("_has_reset", False):
-            raise ResetNeededAttributeError(f"{name} cannot be read yet: {_RESET_TEXT}")
-        return super().__getattr__(name)
-
-    def _check(self) -> None:
-        if not self._has_reset:
-            raise ResetNeeded(_RESET_TEXT)
-
-    def render(self):
-        self._check()
-        return super().render()
-
-    def observe(self, agent: str):
-        self._check()
-        return super().observe(agent)
-
-    def state(self) -> np.ndarray:
-        self._check()
-        return super().state()
-
-    def agent_iter(self, max_iter: int = 2**63):
-        self._check()
-        return super().agent_iter(max_iter)
-
-    def last(self, observe: bool = True):
-        self._check()
-        return self.env.last(observe)
-
-    def step(self, action: Any) -> None:
-        self._check()
-        if self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)
-
-    def close(self) -> None:
-        super().close()
-        self._has_reset = False
 
 
 def env(**config: Any) -> AECEnv:

@@ -72,12 +72,13 @@ from dataclasses import fields
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .aec_base import ILLEGAL_ACTION_MODES, RENDER_MODES, REWARD_MODES  # noqa: F401 (public names)
+from .aec_base import ClassicAEC, IllegalActionError  # noqa: F401 (IllegalActionError: a public name)
+from .aec_base import OrderEnforcingWrapper as _OrderEnforcingWrapper
+from .aec_base import read_only as _read_only
 from .seals.actions import N_ACTIONS, check_action, describe_action
 from .seals.game import PHASE_TAKE, SealsConfig, SealsGame
 from .seals.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
@@ -86,26 +87,13 @@ from .seals.render import render_text
 from .seals.rulings import REASON_TRUNCATED
 from .seals.view import SealsSeatView
 
-REWARD_MODES = ("score", "win")
-ILLEGAL_ACTION_MODES = ("penalize", "raise")
-RENDER_MODES = ("human", "ansi")
 #: The :class:`~seers_env.seals.game.SealsConfig` fields the environment takes besides ``n_players``.
 CONFIG_FIELDS = tuple(f.name for f in fields(SealsConfig) if f.name != "n_players")
 #: The keys of every agent's info, at every step.
 INFO_KEYS = ("action_mask", "stage", "round", "totals", "round_end_reasons", "winners", "illegal_action")
-_RESET_TEXT = "call reset() first: the environment has not been reset, or was closed"
 
 
-def _read_only(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
-
-
-class IllegalActionError(ValueError):
-    """An action outside the current action mask (``illegal_action="raise"``); nothing changed."""
-
-
-class raw_env(AECEnv):
+class raw_env(ClassicAEC):
     """The Seals AEC environment without wrappers (module docstring).
 
     Attributes:
@@ -118,57 +106,16 @@ class raw_env(AECEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "seals_v0", "is_parallelizable": False,
                 "render_fps": 1}
+    game_class = SealsGame
 
     def __init__(self, n_players: int = 3, reward_mode: str = "score", illegal_action: str = "penalize",
                  render_mode: str | None = None, **config: Any):
         super().__init__()
-        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
-        if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action={illegal_action!r} is not allowed; choose one of "
-                             f"{ILLEGAL_ACTION_MODES}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None or one of {RENDER_MODES}")
-        unknown = sorted(k for k in config if k not in CONFIG_FIELDS)
-        if unknown:
-            raise TypeError(f"unknown Seals environment option(s) {unknown}; allowed: n_players, reward_mode, "
-                            f"illegal_action, render_mode, {', '.join(CONFIG_FIELDS)}")
+        self._check_options("Seals", CONFIG_FIELDS, reward_mode, illegal_action, render_mode, config)
         self.config = SealsConfig(n_players=n_players, **config)
-        self.reward_mode = reward_mode
-        self.illegal_action = illegal_action
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(self.config.n_players)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_BOUND, (OBS_DIM,), np.float32),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
-        self.state_space = spaces.Box(0.0, OBS_BOUND, (STATE_DIM,), np.float32)
+        self._set_spaces(self.config.n_players, 0.0, OBS_BOUND, OBS_DIM, N_ACTIONS, STATE_DIM)
         self._rng = np.random.default_rng()
         self.game: SealsGame | None = None
-        self._mask = _read_only(np.zeros(N_ACTIONS, np.int8))
-        self._zero_mask = _read_only(np.zeros(N_ACTIONS, np.int8))
-        self._illegal: dict[str, int] = {}
-
-    def _require_reset(self) -> None:
-        if self.game is None:
-            raise ResetNeeded(_RESET_TEXT)
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
-
-    def __setstate__(self, st: dict) -> None:
-        """Unpickling: the masks handed out in ``infos`` are read-only again (pickle drops the flag)."""
-        self.__dict__.update(st)
-        _read_only(self._mask)
-        _read_only(self._zero_mask)
-        for info in getattr(self, "infos", {}).values():
-            if isinstance(info.get("action_mask"), np.ndarray):
-                _read_only(info["action_mask"])
 
     # --- episode --------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -192,29 +139,10 @@ class raw_env(AECEnv):
         if game is None:
             game = SealsGame(self.config, seed=int(self._rng.integers(2**63 - 1)))
         self.game = game
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._illegal = {}
+        self._start_episode()
         self._new_decision()
         if self.render_mode == "human":
             self.render()
-
-    def _game_from_option(self, position: Any) -> SealsGame:
-        if isinstance(position, SealsGame):
-            position = position.to_dict()
-        if not isinstance(position, dict):
-            raise TypeError(f"options['game'] must be a SealsGame.to_dict() dict (or a SealsGame), got "
-                            f"{type(position).__name__}")
-        game = SealsGame.from_dict(position)
-        if game.config != self.config:
-            raise ValueError(f"options['game'] has config {game.config.to_dict()}, but this environment plays "
-                             f"{self.config.to_dict()}; make the environment with that config")
-        if game.game_over:
-            raise ValueError("options['game'] is a finished game; give a position that is still being played")
-        return game
 
     def _new_decision(self) -> None:
         game = self.game
@@ -246,14 +174,6 @@ class raw_env(AECEnv):
             raise ValueError(f"agent {agent!r} is not one of {self.possible_agents}")
         mask = self.infos[agent]["action_mask"].copy() if agent in self.infos else np.zeros(N_ACTIONS, np.int8)
         return {"observation": observe(SealsSeatView(self.game, seat)), "action_mask": mask}
-
-    def last(self, observe: bool = True):
-        """PettingZoo's ``last()`` of ``agent_selection``; the info is a new dict (lists copied)."""
-        self._require_reset()
-        agent = self.agent_selection
-        obs = self.observe(agent) if observe else None
-        info = {k: list(v) if isinstance(v, list) else v for k, v in self.infos[agent].items()}
-        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], info
 
     def state(self) -> np.ndarray:
         """Full-information state (the pile order too) for centralised critics: float32 ``(STATE_DIM,)``."""
@@ -310,80 +230,18 @@ class raw_env(AECEnv):
         self.truncations = {x: last_round_truncated for x in self.agents}
         self._set_infos()
 
-    def _end_for_illegal(self, agent: str, action: int) -> None:
-        """PettingZoo classic convention: the game ends, -1 to the offender, 0 to the others."""
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {x: 0.0 for x in self.agents}
-        self.rewards[agent] = -1.0
-        self.terminations = {x: True for x in self.agents}
-        self._mask = self._zero_mask
-        self._illegal = {agent: action}
-        self._set_infos()
-        self._accumulate_rewards()
-
     def describe_action(self, action: Any) -> str:
         """``action`` in words (the cards a legal take picks up now)."""
         self._require_reset()
         return describe_action(action, self.game)
 
-    def render(self) -> str | None:
-        """``"ansi"``: the table as a ``str``; ``"human"``: print it and return ``None``."""
-        self._require_reset()
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
-            return None
-        text = render_text(self.game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def agent_iter(self, max_iter: int = 2**63):
-        """PettingZoo's ``agent_iter``. Raises ``ResetNeeded`` before ``reset()``."""
-        self._require_reset()
-        return super().agent_iter(max_iter)
+    def _render_text(self) -> str:
+        """:meth:`render`'s text (:meth:`ClassicAEC.render`): the table."""
+        return render_text(self.game)
 
     def close(self) -> None:
         """End the episode: until the next ``reset()`` every method raises ``ResetNeeded``."""
         self.game = None
-
-
-class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` whose before-reset errors are ``gymnasium.error.ResetNeeded``."""
-
-    def _check(self) -> None:
-        if not self._has_reset:
-            raise ResetNeeded(_RESET_TEXT)
-
-    def render(self):
-        self._check()
-        return super().render()
-
-    def observe(self, agent: str):
-        self._check()
-        return super().observe(agent)
-
-    def state(self) -> np.ndarray:
-        self._check()
-        return super().state()
-
-    def last(self, observe: bool = True):
-        self._check()
-        return self.env.last(observe)
-
-    def step(self, action: Any) -> None:
-        self._check()
-        if self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)
-
-    def close(self) -> None:
-        super().close()
-        self._has_reset = False
 
 
 def env(**config: Any) -> AECEnv:

@@ -72,3 +72,34 @@ class Table:
 @pytest.fixture
 def table() -> type[Table]:
     return Table
+
+
+# --- the browser tests' fixtures (helpers: tests/web_pages.py) ------------------------------------------
+# A browser test module calls web_pages.require_browser() first (it skips the module without the web
+# extra, Playwright or Chromium); a module that defines a fixture of one of these names uses its own.
+
+from web_pages import launch_chromium, new_page, serve  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Base URL of the app (``create_app(seed=0)``) served by uvicorn on a free localhost port (stopped
+    after the module)."""
+    from seers_web.app import create_app
+
+    with serve(create_app(seed=0)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (:func:`web_pages.launch_chromium`), one per module."""
+    with launch_chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    """A new 1280x800 page; its test fails on any JavaScript error the page raised."""
+    with new_page(browser) as pg:
+        yield pg

@@ -39,9 +39,13 @@ def _flat(text: str) -> str:
     return "".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
 
 
-def _play(args: list[str], text: str, tmp_path: Path):
+#: Piped output is wrapped to COLUMNS (80 when unset); tests that read whole lines of it set a wide one.
+UNWRAPPED = {"COLUMNS": "1000"}
+
+
+def _play(args: list[str], text: str, tmp_path: Path, env: dict | None = None):
     save = tmp_path / "game.json"
-    result = runner.invoke(APP, ["play", *args, "--save", str(save)], input=text)
+    result = runner.invoke(APP, ["play", *args, "--save", str(save)], input=text, env=env)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result, save
 
@@ -121,7 +125,7 @@ def test_run_view_lists_only_runs_and_choice_is_applied(tmp_path):
     runs = [i for i, p in enumerate(legal) if p.meld_type == MeldType.RUN]
     assert runs
     result, save = _play(["--agents", "random", "--seat", str(seat), "--seed", str(seed), "--rounds", "1",
-                          "--page-size", "1000"], f"r\n{runs[-1] + 1}\nq\n", tmp_path)
+                          "--page-size", "1000"], f"r\n{runs[-1] + 1}\nq\n", tmp_path, UNWRAPPED)
     out = result.output
     section = out.split("Your plays: Suited Runs")[1].split("Your play (")[0]
     numbers = [int(n) for n in re.findall(r"\[\s*(\d+)\]", section)]
@@ -193,7 +197,7 @@ def _random_log(tmp_path: Path, seed: int = 4) -> tuple[Path, Game]:
 
 def test_replay_all_prints_every_move_in_order(tmp_path):
     path, game = _random_log(tmp_path)
-    r = runner.invoke(APP, ["replay", str(path), "--all"])
+    r = runner.invoke(APP, ["replay", str(path), "--all"], env=UNWRAPPED)
     assert r.exit_code == 0, r.output
     plays = [(e["seat"], play_text(Play.from_dict(e["play"]))) for e in game.events if e["event"] == "play"]
     lines = [ln for ln in r.output.splitlines() if re.match(r"^player \d+: ", ln)]

@@ -173,7 +173,8 @@ def test_bad_input_is_asked_again_and_end_of_input_quits_saving(tmp_path):
     bad_rotation = ["3", "0", "x", ""]
     bad_turn = ["abc", "", "0", "-3", "100000", "1.5", "f zzzz", "n", "b", "b", "sc", "sh", "?", "c", "p"]
     r = runner.invoke(APP, ["play", "--game", "scout", "--players", "4", "--agents", "random", "--seed", "4",
-                            "--save", str(save)], input="\n".join(bad_rotation + ["1"] + bad_turn) + "\n")
+                            "--save", str(save)], input="\n".join(bad_rotation + ["1"] + bad_turn) + "\n",
+                      env={"COLUMNS": "1000"})  # whole lines: the saved log's long path
     assert r.exit_code == 0, r.output
     out = r.output
     assert "3 is not a play number; choose 1..2." in out and "0 is not a play number; choose 1..2." in out
@@ -193,7 +194,7 @@ def test_bad_input_is_asked_again_and_end_of_input_quits_saving(tmp_path):
 
 def test_rotation_choices_stay_hidden_until_everyone_chose(tmp_path):
     r = runner.invoke(APP, ["play", "--game", "scout", "--players", "4", "--seat", "2", "--agents", "greedy",
-                            "--seed", "9"], input="2\nq\n")
+                            "--seed", "9"], input="2\nq\n", env={"COLUMNS": "1000"})  # whole lines
     assert r.exit_code == 0, r.output
     before, after = r.output.split("keep or rotate your hand ---", 1)
     assert " kept" not in before and " rotated" not in before and "keeps" not in before

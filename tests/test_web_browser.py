@@ -4,7 +4,8 @@ Uses the system Chromium (Debian's ``chromium`` package; Playwright's own browse
 ``$SEERS_CHROMIUM``, else ``chromium`` or ``chromium-browser`` on ``PATH``. ``.ci/run`` installs it when
 missing; these tests skip, saying why, only where no browser can be had.
 
-A uvicorn server runs the app in a thread on a free port. The tests play a whole game by clicking cards
+A uvicorn server runs the app in a thread on a free port (the fixtures of tests/conftest.py, helpers
+in tests/web_pages.py). The tests play a whole game by clicking cards
 and check the final scores against the engine, watch agents with pause and step, replay a saved file
 forwards and backwards, and save a screenshot of each view (1280x800 and a 390 px phone width) under
 ``$SEERS_TEST_ARTIFACTS`` (default ``test-artifacts/``) in ``web/``.
@@ -12,20 +13,14 @@ forwards and backwards, and save a screenshot of each view (1280x800 and a 390 p
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
-import threading
-import time
-from pathlib import Path
 
 import numpy as np
-import pytest
 
-pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
-uvicorn = pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+from web_pages import (ARTIFACTS, DESKTOP, PHONE, open_page, require_browser, score, shot,  # noqa: F401
+                       state, wait_settled)
+
+CHROMIUM = require_browser()  # skips the module, saying why, without the web extra or a browser
 
 from agents import make_agent  # noqa: E402
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK  # noqa: E402
@@ -33,88 +28,8 @@ from seers_env.game import Game, GameConfig  # noqa: E402
 from seers_cli.play_cli import agent_seed, save_log  # noqa: E402
 from seers_env.plays import Play  # noqa: E402
 from seers_env.view import SeatView  # noqa: E402
-from seers_web.app import create_app  # noqa: E402
 
-CHROMIUM = os.environ.get("SEERS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-if not CHROMIUM:
-    pytest.skip("no Chromium browser on this machine: install Debian's chromium package "
-                "(apt-get install -y chromium) or set SEERS_CHROMIUM to a Chromium binary",
-                allow_module_level=True)
-
-ARTIFACTS = Path(os.environ.get("SEERS_TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts")) / "web"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server():
-    """Base URL of the app served by uvicorn on a free localhost port (stopped after the module)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(seed=0), log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the web server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        try:
-            b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
-        except Exception as err:  # a browser binary that cannot start here
-            pytest.skip(f"Chromium at {CHROMIUM} does not start: {err}")
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    ctx = browser.new_context(viewport=DESKTOP)
-    pg = ctx.new_page()
-    pg.set_default_timeout(15000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-def shot(page, name: str) -> None:
-    """Save a full-page screenshot of the current view as ``web/<name>.png``."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def score(text: str) -> int:
-    """A score as the page writes it (a minus sign, U+2212, for negative ones)."""
-    return int(text.replace("\u2212", "-"))
-
-
-def open_page(page, url: str) -> None:
-    """Load the page and wait until it has started (its controls are wired, ``/api/meta`` is read)."""
-    page.goto(url)
-    page.wait_for_function("() => window.__seers && window.__seers.ready")
-
-
-def state(page) -> dict:
-    return page.evaluate("window.__seers.state")
-
-
-def wait_settled(page) -> dict:
-    """Wait until it is the person's turn or the game is over, and no request is in flight."""
-    page.wait_for_function("() => { const u = window.__seers; return u.state && !u.busy && "
-                           "(u.state.game_over || u.state.legal); }")
-    return state(page)
+# The fixtures server, browser and page are tests/conftest.py's.
 
 
 def click_play(page, p: dict) -> int:

@@ -183,9 +183,13 @@ def list_runs(out: str | os.PathLike = "runs") -> list[dict[str, Any]]:
     cannot read is listed with its name, sizes and ``"damaged"``: the message naming the file and field.
 
     Raises:
-        FileNotFoundError: ``out`` is not a folder.
+        FileNotFoundError: there is nothing at ``out``.
+        NotADirectoryError: ``out`` is a file, not a folder.
     """
     root = Path(out)
+    if root.exists() and not root.is_dir():
+        raise NotADirectoryError(f"{str(root)!r} is a file, not a folder of runs; seers train writes runs "
+                                 f"under --out (default 'runs')")
     if not root.is_dir():
         raise FileNotFoundError(f"no runs folder at {str(root)!r}; seers train writes runs under --out "
                                 f"(default 'runs')")

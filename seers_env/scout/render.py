@@ -167,16 +167,18 @@ def active_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[st
     return [f"Active Set: {faces_text(active)}", f"  = {set_words(values)}, owned by {owner}"]
 
 
-def seats_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[str]:
+def seats_lines(game: ScoutGame, names: Sequence[str] | None = None, width: int | None = None) -> list[str]:
     """One row per seat: hand size, score pile, Scout chips, Scout & Show (used / ``-`` unused; not in 2
     players), total, and who acts and who started the round. Public information only (section 10);
-    fits 80 columns."""
+    fits 80 columns. When the table is wider than ``width`` (``None``: 80), each seat is one line of
+    words instead (``"  player 0: 11 cards, pile 0, chips 0, S&S -, total 0; to act"``), which a
+    narrow screen wraps at word boundaries without splitting columns."""
     n = game.n_players
     labels = [_cut(seat_label(s, names), LABEL_WIDTH) for s in range(n)]
     w = max(len("seat"), *(len(x) for x in labels))
     two = n == 2
     head = f"  {'seat'.ljust(w)}  cards  pile  chips  {'' if two else 'S&S   '}total"
-    lines = [head]
+    lines, words = [head], []
     sizes, piles, chips, used, totals = (game.hand_sizes(), game.pile_sizes(), game.chips,
                                          game.scout_show_used, game.totals)
     for s in range(n):
@@ -188,14 +190,18 @@ def seats_lines(game: ScoutGame, names: Sequence[str] | None = None) -> list[str
         ss = "" if two else ("used  " if used[s] else "-     ")
         lines.append(f"  {labels[s].ljust(w)}  {sizes[s]:>5}  {piles[s]:>4}  {chips[s]:>5}  {ss}{totals[s]:>5}"
                      + (f"  {', '.join(flags)}" if flags else ""))
-    return lines
+        ss = "" if two else f", S&S {'used' if used[s] else '-'}"
+        words.append(f"  {seat_label(s, names)}: {_plural(sizes[s], 'card')}, pile {piles[s]}, chips "
+                     f"{chips[s]}{ss}, total {totals[s]}" + (f"; {', '.join(flags)}" if flags else ""))
+    return lines if max(map(len, lines)) <= (width or 80) else words
 
 
 def state_lines(game: ScoutGame, me: int, names: Sequence[str] | None = None, width: int | None = 80) -> list[str]:
     """What seat ``me`` sees at its decision (section 10): round, seats table (with who has used Scout &
     Show), Active Set and owner, and its own hand (:func:`hand_lines`)."""
     n = game.n_players
-    lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds} ---", "Seats:"] + seats_lines(game, names)
+    lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds} ---", "Seats:"]
+    lines += seats_lines(game, names, width)
     if n == 2:
         lines.append("Scout chips: each of yours pays for one Scout; then you act again (section 7).")
     else:
@@ -213,7 +219,7 @@ def rotation_lines(game: ScoutGame, me: int, names: Sequence[str] | None = None,
     as rotated (order reversed, every card turned over)."""
     faces = game.hand_faces(me)
     lines = [f"--- SCOUT round {game.round + 1}/{game.config.n_rounds}: keep or rotate your hand ---",
-             "Seats:"] + seats_lines(game, names)
+             "Seats:"] + seats_lines(game, names, width)
     lines.append(f"{seat_label(game.start_player, names)} starts this round.")
     lines.append("Rotating reverses the order of your cards and turns each over (section 2).")
     lines.append("Your hand as dealt (keep):")
