@@ -1,7 +1,7 @@
 """Seals on the ``seers serve`` page in a real browser: headless Chromium driven by Playwright.
 
-The server, browser and page fixtures are SCOUT's (tests/test_web_scout_browser.py): the browser is found
-the same way (``$SEERS_CHROMIUM``, else ``chromium`` or ``chromium-browser`` on ``PATH``) and the module is
+The server, browser and page fixtures are tests/conftest.py's (helpers in tests/web_pages.py): the browser
+is found as for the other pages (``$SEERS_CHROMIUM``, else ``chromium`` or ``chromium-browser`` on ``PATH``) and the module is
 skipped, saying why, where there is none. The tests choose Seals in the page's game chooser, take by colour
 and by symbol by clicking (only the takes of the server's legal mask are clickable) and declare, until a
 round ends, and check the result against the engine; watch agents with pause and step to the end of the
@@ -15,12 +15,14 @@ import json
 
 import numpy as np
 
-from test_web_scout_browser import DESKTOP, PHONE, browser, page, score, server, shot, state, wait_settled  # noqa: F401
+from web_pages import DESKTOP, PHONE, require_browser, score, shot, state, wait_settled  # noqa: F401
 
-from agents import make_agent
-from seers_env.seals.game import SealsConfig, SealsGame
-from seers_env.seals.view import SealsSeatView
-from seers_env.seeding import child_seed
+CHROMIUM = require_browser()  # skips the module, saying why, without the web extra or a browser
+
+from agents import make_agent  # noqa: E402
+from seers_env.seals.game import SealsConfig, SealsGame  # noqa: E402
+from seers_env.seals.view import SealsSeatView  # noqa: E402
+from seers_env.seeding import child_seed  # noqa: E402
 
 
 def open_seals(page, url: str) -> None:
