@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from seers_env.haggis.cards import card_points, is_wild
-from seers_env.haggis.moves import turn_plays_with_combos
+from seers_env.haggis.cards import FIRST_FACE, JACK, MAX_NUMBER_RANK, card_points, is_wild, rank_of
+from seers_env.haggis.moves import Combo, bomb_plays
 from seers_env.haggis.plays import BET, BOMB, PASS, HaggisPlay
 from seers_env.haggis.view import HaggisSeatView
 
@@ -56,57 +56,133 @@ class HaggisGreedyAgent(Agent):
         return min(plain, key=lambda pc: (_wilds(pc[0]), pc[1].value))[0]
 
 
-def plays_to_empty(hand: list[int]) -> int:
-    """An estimate of the turns needed to shed ``hand``: repeatedly lead the non-bomb combination with the
-    most cards (fewest wilds first on ties), counting each bomb as one more lead."""
-    hand = sorted(hand)
-    turns = 0
-    while hand:
-        options = [(p, c) for p, c in turn_plays_with_combos(hand, None) if p.kind != BOMB]
-        if not options:
-            return turns + 1
-        best = min(options, key=lambda pc: (-len(pc[0].cards), _wilds(pc[0]), pc[1].value))[0]
-        for c in best.cards:
-            hand.remove(c)
-        turns += 1
-    return turns
+# --- the heuristic ---------------------------------------------------------------------------------
+
+#: number card id -> bit of a rank-major mask (bit ``(rank - 2) * 5 + suit``)
+_BIT = [(c % 9) * 5 + c // 9 for c in range(FIRST_FACE)]
+_FULL_RANK = 31
+_COST_MEMO: dict[int, float] = {}
+_MEMO_LIMIT = 400_000
+#: extra cost of a set of n cards (n = 1, 2, 3+) per rank step below 10: low singles and pairs are
+#: hard to shed (they only leave on one's own lead), high ones win tricks
+_SET_WEAKNESS = (0.0, 0.6, 0.4, 0.12)
+_SEQ_WEAKNESS = 0.08
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def number_mask(cards) -> int:
+    """The rank-major bit mask of the number cards among ``cards`` (face cards are left out)."""
+    m = 0
+    for c in cards:
+        if c < FIRST_FACE:
+            m |= 1 << _BIT[c]
+    return m
+
+
+def _set_cost(rank: int, n: int) -> float:
+    return 1.0 + _SET_WEAKNESS[min(n, 3)] * (MAX_NUMBER_RANK - rank) / 8
+
+
+def structure_cost(mask: int) -> float:
+    """The cheapest split of a rank-major number-card mask (:func:`number_mask`) into sets and
+    sequences (sections 4.2, 4.3; wilds left out; a sequence of width w >= 2 keeps the same w suits on
+    every rank): each combination costs 1 plus a weakness for low singles and pairs (``_SET_WEAKNESS``).
+    About the number of leads the cards need. Exact (a search over the lowest card's combinations,
+    memoised across calls; a pure function of ``mask``)."""
+    if mask == 0:
+        return 0.0
+    v = _COST_MEMO.get(mask)
+    if v is not None:
+        return v
+    low = (mask & -mask).bit_length() - 1
+    ri, s = divmod(low, 5)
+    shift = ri * 5
+    rank_bits = (mask >> shift) & _FULL_RANK
+    others = rank_bits & ~(1 << s)
+    best = float("inf")
+    sub = others
+    while True:
+        group = sub | (1 << s)
+        n = _popcount(group)
+        best = min(best, _set_cost(ri + 2, n) + structure_cost(mask & ~(group << shift)))
+        # sequences of width n on these suits, from this rank up (section 4.3)
+        min_len = 3 if n == 1 else 2
+        cm = group << shift
+        length = 1
+        while ri + length <= 8 and ((mask >> ((ri + length) * 5)) & group) == group:
+            cm |= group << ((ri + length) * 5)
+            length += 1
+            if length >= min_len:
+                top = ri + 2 + length - 1
+                best = min(best, 1.0 + _SEQ_WEAKNESS * (MAX_NUMBER_RANK - top) / 8 + structure_cost(mask & ~cm))
+        if sub == 0:
+            break
+        sub = (sub - 1) & others
+    if len(_COST_MEMO) > _MEMO_LIMIT:
+        _COST_MEMO.clear()
+    _COST_MEMO[mask] = best
+    return best
+
+
+def _hold_chance(combo: Combo, n_cards: int) -> float:
+    """A rough chance that ``combo`` wins the trick: higher values and bigger shapes are beaten less."""
+    if combo.kind == BOMB:
+        return 0.95
+    base = (combo.value - 1) / 12
+    return min(1.0, base + 0.15 * (n_cards - 1))
 
 
 class HaggisHeuristicAgent(Agent):
-    """A scoring heuristic: every legal play gets a score (higher is better, :meth:`scores`).
+    """A hand-planning heuristic: every legal play is scored by how much it improves the hand's
+    structure (:func:`structure_cost`, about the leads the number cards still need) and what it gains
+    now; the best score wins (the first in legal order on ties; :meth:`scores`).
 
-    * **Bets from hand strength** (section 7): the estimated turns to shed the hand
-      (:func:`plays_to_empty`) and the bombs held decide: 30 when the hand goes out in at most
-      ``big_turns`` (3) turns with a bomb to spare, 15 within ``little_turns`` (5), else 0 (random
-      deals need 6 or 7).
-    * **Sheds low cards**: a combination scores its card count, minus a little per value step (low cards
-      first), plus the points of the trick when it takes the lead (sections 1, 5).
-    * **Keeps bombs and wilds**: each wild used costs ``wild_cost``; a bomb costs ``bomb_cost`` unless an
-      opponent is down to ``danger_cards`` cards or fewer, and it counts the trick's points and its own as
-      lost (a bombed trick goes to an opponent, section 5).
-    * Going out scores ``out_bonus``; passing scores 0 (so a costly beat is declined).
+    * **Bet** (section 7): from the structure cost of the 14 number cards and the bombs held: 30 when
+      the hand needs at most ``big_cost`` leads, 15 within ``little_cost``, else 0 (going out first
+      is then likely; the thresholds come from self-play, ``docs/haggis_agents.md``).
+    * **Shed low cards, lead big combinations**: a play scores the drop in structure cost (low singles
+      and pairs cost most), a little per card, so the weakest whole combination of the split goes first.
+    * **Wilds sparingly**: each wild used costs ``wild_cost`` (J, Q, K), unless it goes out.
+    * **Bombs kept**: a bomb costs ``bomb_keep`` on top; it pays when an opponent is down to
+      ``danger_cards`` cards (the lead is then worth ``danger_lead``), or when it goes out. A bombed
+      trick goes to an opponent (section 5), so it never buys points.
+    * **Follow or pass**: beating scores the structure change plus the chance to hold the trick times
+      (``point_value`` x its points + ``lead_value``); passing scores 0, so a beat that breaks a
+      strong structure for a cheap trick is declined.
+    * **Going out** scores ``out_bonus``; when an opponent with k <= ``danger_cards`` cards could go
+      out on a lead of k cards, such leads cost ``danger_lead`` times the chance of being beaten.
     """
 
     name = "heuristic"
     game = "haggis"
 
-    def __init__(self, seed: int | None = None, *, wild_cost: float = 1.0, bomb_cost: float = 7.0,
-                 value_cost: float = 0.12, danger_cards: int = 6, out_bonus: float = 100.0,
-                 little_turns: int = 5, big_turns: int = 3):
+    def __init__(self, seed: int | None = None, *, wild_cost: tuple[float, float, float] = (0.5, 0.6, 0.8),
+                 bomb_keep: float = 1.5, point_value: float = 0.08, lead_value: float = 0.4,
+                 danger_cards: int = 3, danger_lead: float = 2.5, out_bonus: float = 100.0,
+                 little_cost: float = 6.0, big_cost: float = 5.0):
         super().__init__(seed)
-        self.wild_cost, self.bomb_cost, self.value_cost = wild_cost, bomb_cost, value_cost
-        self.danger_cards, self.out_bonus = danger_cards, out_bonus
-        self.little_turns, self.big_turns = little_turns, big_turns
+        self.wild_cost, self.bomb_keep = tuple(wild_cost), bomb_keep
+        self.point_value, self.lead_value = point_value, lead_value
+        self.danger_cards, self.danger_lead, self.out_bonus = danger_cards, danger_lead, out_bonus
+        self.little_cost, self.big_cost = little_cost, big_cost
+
+    def strength(self, hand) -> float:
+        """The bet's measure of ``hand``: its structure cost less one per bomb held (lower: stronger)."""
+        bombs = sum(1 for p, _ in bomb_plays(hand) if not any(is_wild(c) for c in p.cards))
+        return structure_cost(number_mask(hand)) - min(bombs, 1)
 
     def bet(self, view: HaggisSeatView) -> int:
         """The bet for this seat's hand (class docstring)."""
-        hand = view.hand
-        turns = plays_to_empty(hand)
-        bombs = sum(1 for p, _ in turn_plays_with_combos(hand, None) if p.kind == BOMB and
-                    not any(is_wild(c) for c in p.cards))
-        if turns <= self.big_turns and bombs:
+        s = self.strength(view.hand)
+        if s <= self.big_cost:
             return 30
-        return 15 if turns <= self.little_turns else 0
+        return 15 if s <= self.little_cost else 0
+
+    def _wild_cost(self, cards) -> float:
+        return sum(self.wild_cost[rank_of(c) - JACK] for c in cards if is_wild(c))
 
     def scores(self, view: HaggisSeatView) -> list[tuple[float, HaggisPlay]]:
         """``(score, play)`` for every legal play, in legal order."""
@@ -116,27 +192,40 @@ class HaggisHeuristicAgent(Agent):
         if legal[0][0].kind == BET:
             b = self.bet(view)
             return [(1.0 if p.amount == b else 0.0, p) for p, _ in legal]
-        sizes = view.hand_sizes
+        hand = view.hand
         seat = view.seat
-        danger = min((sizes[s] for s in range(view.n_players) if s != seat and sizes[s]), default=99)
-        hand_size = sizes[seat]
+        sizes = view.hand_sizes
+        opp = [sizes[s] for s in range(view.n_players) if s != seat and sizes[s]]
+        danger = min(opp, default=99)
+        hand_mask = number_mask(hand)
+        base = structure_cost(hand_mask)
         scoring = view.config.card_points
+        leading = view.top is None
         trick_points = sum(card_points(c, scoring) for _, p in view.trick for c in p.cards)
+        lead_value = self.danger_lead if danger <= self.danger_cards else self.lead_value
         out = []
         for p, c in legal:
             if p.kind == PASS:
                 out.append((0.0, p))
                 continue
-            s = len(p.cards) - self.wild_cost * _wilds(p)
-            at_stake = 0.3 * (trick_points + sum(card_points(x, scoring) for x in p.cards))
-            if p.kind == BOMB:  # section 5: a bombed trick goes to an opponent, so the points are lost
-                s -= at_stake
-                if danger > self.danger_cards:
-                    s -= self.bomb_cost
+            n = len(p.cards)
+            if n == len(hand):
+                out.append((self.out_bonus + n, p))
+                continue
+            s = base - structure_cost(hand_mask & ~number_mask(p.cards)) - self._wild_cost(p.cards)
+            s += 0.02 * n
+            if p.kind == BOMB:
+                s -= self.bomb_keep
+            if leading:
+                if danger <= self.danger_cards and n == danger and p.kind != BOMB:
+                    s -= self.danger_lead * (1.0 - _hold_chance(c, 1))
             else:
-                s += at_stake - self.value_cost * c.value
-            if len(p.cards) == hand_size:
-                s += self.out_bonus
+                hold = _hold_chance(c, n)
+                if p.kind == BOMB:  # section 5: the trick goes to an opponent either way
+                    s += hold * lead_value - self.point_value * sum(card_points(x, scoring) for x in p.cards)
+                else:
+                    pts = trick_points + sum(card_points(x, scoring) for x in p.cards)
+                    s += hold * (self.point_value * pts + lead_value)
             out.append((s, p))
         return out
 
@@ -149,4 +238,5 @@ class HaggisHeuristicAgent(Agent):
         sc = self.scores(view)
         if not sc:
             raise ValueError(f"seat {view.seat} is not to act now; act() needs the acting seat's view")
-        return sc[int(np.argmax([s for s, _ in sc]))][1]
+        best = max(s for s, _ in sc)
+        return next(p for s, p in sc if s == best)
