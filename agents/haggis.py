@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from seers_env.haggis.cards import FIRST_FACE, JACK, MAX_NUMBER_RANK, card_points, is_wild, rank_of
-from seers_env.haggis.moves import Combo, bomb_plays
-from seers_env.haggis.plays import BET, BOMB, PASS, HaggisPlay
+from seers_env.haggis.moves import Combo, bomb_plays, combo_of
+from seers_env.haggis.plays import BET, BOMB, MAX_WIDTH, PASS, SEQ, HaggisPlay
 from seers_env.haggis.view import HaggisSeatView
 
 from .base import Agent
@@ -127,6 +127,56 @@ def structure_cost(mask: int) -> float:
     return best
 
 
+#: rank indices (rank - 2) of 3, 5, 7, 9 (the number-card bombs, section 4.4)
+_ODD_INDEX = (1, 3, 5, 7)
+#: the cost of a number-card bomb in :func:`hand_cost`: a play, but one that can wait for any moment
+BOMB_PLAY_COST = 0.2
+_HAND_MEMO: dict[int, float] = {}
+
+
+def _number_bombs(mask: int) -> list[int]:
+    """The masks of the 3-5-7-9 bombs (suited or rainbow, section 4.4) inside a rank-major mask."""
+    per = [(mask >> (i * 5)) & _FULL_RANK for i in _ODD_INDEX]
+    if not all(per):
+        return []
+    out = []
+    suits = [[s for s in range(5) if b >> s & 1] for b in per]
+    for a in suits[0]:
+        for b in suits[1]:
+            for c in suits[2]:
+                for d in suits[3]:
+                    if a == b == c == d or len({a, b, c, d}) == 4:
+                        out.append((1 << (5 + a)) | (1 << (15 + b)) | (1 << (25 + c)) | (1 << (35 + d)))
+    return out
+
+
+def hand_cost(mask: int) -> float:
+    """:func:`structure_cost` of a number-card mask, where a 3-5-7-9 bomb held may instead be kept
+    apart as one cheap play (``BOMB_PLAY_COST``: it wins the lead whenever it is needed)."""
+    v = _HAND_MEMO.get(mask)
+    if v is not None:
+        return v
+    best = structure_cost(mask)
+    for b in _number_bombs(mask):
+        best = min(best, BOMB_PLAY_COST + structure_cost(mask & ~b))
+    if len(_HAND_MEMO) > _MEMO_LIMIT:
+        _HAND_MEMO.clear()
+    _HAND_MEMO[mask] = best
+    return best
+
+
+def _one_combination(cards: list[int]) -> bool:
+    """Whether ``cards`` (sorted, non-empty) can be led as one combination (section 4)."""
+    nums = [c for c in cards if not is_wild(c)]
+    if not nums or len({rank_of(c) for c in nums}) == 1:
+        return True  # wilds alone: a single or a bomb; one rank: a set
+    t = tuple(cards)
+    if not isinstance(combo_of(HaggisPlay(BOMB, t)), str):
+        return True
+    return any(not isinstance(combo_of(HaggisPlay(SEQ, t, w)), str)
+               for w in range(1, MAX_WIDTH + 1) if len(t) % w == 0)
+
+
 def _hold_chance(combo: Combo, n_cards: int) -> float:
     """A rough chance that ``combo`` wins the trick: higher values and bigger shapes are beaten less."""
     if combo.kind == BOMB:
@@ -152,7 +202,8 @@ class HaggisHeuristicAgent(Agent):
     * **Follow or pass**: beating scores the structure change plus the chance to hold the trick times
       (``point_value`` x its points + ``lead_value``); passing scores 0, so a beat that breaks a
       strong structure for a cheap trick is declined.
-    * **Going out** scores ``out_bonus``; when an opponent with k <= ``danger_cards`` cards could go
+    * **Going out** scores ``out_bonus``; a play that leaves one combination scores ``out_next``
+      times its chance to hold the trick; when an opponent with k <= ``danger_cards`` cards could go
       out on a lead of k cards, such leads cost ``danger_lead`` times the chance of being beaten.
     """
 
@@ -161,18 +212,19 @@ class HaggisHeuristicAgent(Agent):
 
     def __init__(self, seed: int | None = None, *, wild_cost: tuple[float, float, float] = (0.5, 0.6, 0.8),
                  bomb_keep: float = 1.5, point_value: float = 0.08, lead_value: float = 0.4,
-                 danger_cards: int = 3, danger_lead: float = 2.5, out_bonus: float = 100.0,
+                 danger_cards: int = 3, danger_lead: float = 2.5, out_bonus: float = 100.0, out_next: float = 4.0,
                  little_cost: float = 6.0, big_cost: float = 5.0):
         super().__init__(seed)
         self.wild_cost, self.bomb_keep = tuple(wild_cost), bomb_keep
         self.point_value, self.lead_value = point_value, lead_value
         self.danger_cards, self.danger_lead, self.out_bonus = danger_cards, danger_lead, out_bonus
+        self.out_next = out_next
         self.little_cost, self.big_cost = little_cost, big_cost
 
     def strength(self, hand) -> float:
         """The bet's measure of ``hand``: its structure cost less one per bomb held (lower: stronger)."""
         bombs = sum(1 for p, _ in bomb_plays(hand) if not any(is_wild(c) for c in p.cards))
-        return structure_cost(number_mask(hand)) - min(bombs, 1)
+        return hand_cost(number_mask(hand)) - min(bombs, 1)
 
     def bet(self, view: HaggisSeatView) -> int:
         """The bet for this seat's hand (class docstring)."""
@@ -198,7 +250,7 @@ class HaggisHeuristicAgent(Agent):
         opp = [sizes[s] for s in range(view.n_players) if s != seat and sizes[s]]
         danger = min(opp, default=99)
         hand_mask = number_mask(hand)
-        base = structure_cost(hand_mask)
+        base = hand_cost(hand_mask)
         scoring = view.config.card_points
         leading = view.top is None
         trick_points = sum(card_points(c, scoring) for _, p in view.trick for c in p.cards)
@@ -212,7 +264,9 @@ class HaggisHeuristicAgent(Agent):
             if n == len(hand):
                 out.append((self.out_bonus + n, p))
                 continue
-            s = base - structure_cost(hand_mask & ~number_mask(p.cards)) - self._wild_cost(p.cards)
+            rest = hand_mask & ~number_mask(p.cards)
+            rest_cost = hand_cost(rest)
+            s = base - rest_cost - self._wild_cost(p.cards)
             s += 0.02 * n
             if p.kind == BOMB:
                 s -= self.bomb_keep
@@ -226,6 +280,8 @@ class HaggisHeuristicAgent(Agent):
                 else:
                     pts = trick_points + sum(card_points(x, scoring) for x in p.cards)
                     s += hold * (self.point_value * pts + lead_value)
+            if rest_cost < 1.5 and _one_combination([x for x in hand if x not in p.cards]):
+                s += _hold_chance(c, n) * self.out_next  # hold this trick, then lead the rest: out
             out.append((s, p))
         return out
 

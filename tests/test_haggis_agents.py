@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.games import agent_parts, greedy_class, heuristic_class
-from agents.haggis import HaggisGreedyAgent, HaggisHeuristicAgent, plays_to_empty
+from agents.haggis import HaggisGreedyAgent, HaggisHeuristicAgent, number_mask, structure_cost
 from seers_env.haggis import HaggisConfig, HaggisGame, HaggisPlay, HaggisSeatView
 from seers_env.haggis.cards import SETUP, faces_of, number_card
 from seers_env.haggis.plays import BOMB, SET
@@ -45,7 +45,7 @@ def test_heuristic_bets_from_hand_strength():
     strong = [number_card(s, r) for s in (0, 1) for r in range(2, 9)] + list(faces_of(0))
     weak = [number_card(s, r) for s, r in ((0, 2), (1, 4), (2, 6), (3, 8), (0, 10), (1, 3), (2, 9), (3, 5),
                                           (0, 7), (1, 10), (2, 2), (3, 4), (0, 6), (1, 8))] + list(faces_of(0))
-    assert plays_to_empty(strong) < plays_to_empty(weak)
+    assert structure_cost(number_mask(strong)) < structure_cost(number_mask(weak))
     h = HaggisHeuristicAgent()
     assert h.act(HaggisSeatView(_lead_position(strong), 0)).amount > 0
     assert h.act(HaggisSeatView(_lead_position(weak), 0)).amount == 0
