@@ -165,6 +165,12 @@ def hand_cost(mask: int) -> float:
     return best
 
 
+#: per player count: (bonus for leading the round, 15 at or below, 30 at or below) on
+#: :meth:`HaggisHeuristicAgent.strength`; chosen from self-play so that a bet goes out first more
+#: often than not (docs/haggis_agents.md)
+BET_THRESHOLDS = {2: (1.0, 6.5, 5.0), 3: (2.0, 5.0, 4.0)}
+
+
 def _one_combination(cards: list[int]) -> bool:
     """Whether ``cards`` (sorted, non-empty) can be led as one combination (section 4)."""
     nums = [c for c in cards if not is_wild(c)]
@@ -190,9 +196,9 @@ class HaggisHeuristicAgent(Agent):
     structure (:func:`structure_cost`, about the leads the number cards still need) and what it gains
     now; the best score wins (the first in legal order on ties; :meth:`scores`).
 
-    * **Bet** (section 7): from the structure cost of the 14 number cards and the bombs held: 30 when
-      the hand needs at most ``big_cost`` leads, 15 within ``little_cost``, else 0 (going out first
-      is then likely; the thresholds come from self-play, ``docs/haggis_agents.md``).
+    * **Bet** (section 7): from :meth:`strength` (the hand cost of the 14 number cards, a bomb held,
+      leading the round): 15 or 30 at or below the thresholds of ``BET_THRESHOLDS``, else 0 (going
+      out first is then likely; the thresholds come from self-play, ``docs/haggis_agents.md``).
     * **Shed low cards, lead big combinations**: a play scores the drop in structure cost (low singles
       and pairs cost most), a little per card, so the weakest whole combination of the split goes first.
     * **Wilds sparingly**: each wild used costs ``wild_cost`` (J, Q, K), unless it goes out.
@@ -213,25 +219,31 @@ class HaggisHeuristicAgent(Agent):
     def __init__(self, seed: int | None = None, *, wild_cost: tuple[float, float, float] = (0.5, 0.6, 0.8),
                  bomb_keep: float = 1.5, point_value: float = 0.08, lead_value: float = 0.4,
                  danger_cards: int = 3, danger_lead: float = 2.5, out_bonus: float = 100.0, out_next: float = 4.0,
-                 little_cost: float = 6.0, big_cost: float = 5.0):
+                 bet_thresholds: dict[int, tuple[float, float, float]] | None = None):
         super().__init__(seed)
         self.wild_cost, self.bomb_keep = tuple(wild_cost), bomb_keep
         self.point_value, self.lead_value = point_value, lead_value
         self.danger_cards, self.danger_lead, self.out_bonus = danger_cards, danger_lead, out_bonus
         self.out_next = out_next
-        self.little_cost, self.big_cost = little_cost, big_cost
+        self.bet_thresholds = dict(BET_THRESHOLDS if bet_thresholds is None else bet_thresholds)
 
-    def strength(self, hand) -> float:
-        """The bet's measure of ``hand``: its structure cost less one per bomb held (lower: stronger)."""
-        bombs = sum(1 for p, _ in bomb_plays(hand) if not any(is_wild(c) for c in p.cards))
-        return hand_cost(number_mask(hand)) - min(bombs, 1)
+    def strength(self, hand, n_players: int = 2, leads: bool = False) -> float:
+        """The bet's measure of ``hand`` (lower: stronger): its :func:`hand_cost`, less one when it holds
+        a number-card bomb and less the player count's lead bonus when this seat leads the round."""
+        mask = number_mask(hand)
+        s = hand_cost(mask) - (1.0 if _number_bombs(mask) else 0.0)
+        return s - (self.bet_thresholds[n_players][0] if leads else 0.0)
 
     def bet(self, view: HaggisSeatView) -> int:
         """The bet for this seat's hand (class docstring)."""
-        s = self.strength(view.hand)
-        if s <= self.big_cost:
+        n = view.n_players
+        sizes = view.hand_sizes
+        leads = view.round_leader == view.seat and not view.trick and len(set(sizes)) == 1  # no play yet
+        s = self.strength(view.hand, n, leads)
+        _, little, big = self.bet_thresholds[n]
+        if s <= big:
             return 30
-        return 15 if s <= self.little_cost else 0
+        return 15 if s <= little else 0
 
     def _wild_cost(self, cards) -> float:
         return sum(self.wild_cost[rank_of(c) - JACK] for c in cards if is_wild(c))
