@@ -200,9 +200,10 @@ def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[Haggi
     return out
 
 
-def seq_plays(hand, width: int | None = None, length: int | None = None,
-              above: int = 0) -> list[tuple[HaggisPlay, Combo]]:
-    """Every sequence in ``hand`` (of that width and length when given, value above ``above``)."""
+def seq_plays(hand, width: int | None = None, length: int | None = None, above: int = 0, lo_only: int | None = None,
+              first_only: bool = False) -> list[tuple[HaggisPlay, Combo]]:
+    """Every sequence in ``hand`` (of that width and length when given, value above ``above``, lowest rank
+    ``lo_only`` when given); with ``first_only``, at most one per (width, lowest rank, length)."""
     by_rank, wilds = _split(hand)
     wild_ranks = {c: rank_of(c) for c in wilds}
     nw = len(wilds)
@@ -210,7 +211,7 @@ def seq_plays(hand, width: int | None = None, length: int | None = None,
     widths = range(1, MAX_WIDTH + 1) if width is None else (width,)
     for w in widths:
         for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
-            if not by_rank[lo]:
+            if not by_rank[lo] or (lo_only is not None and lo != lo_only):
                 continue
             max_len = MAX_RANK - lo + 1
             lengths = range(min_length(w), max_len + 1) if length is None else (length,)
@@ -223,11 +224,13 @@ def seq_plays(hand, width: int | None = None, length: int | None = None,
                 # wild-only ranks above 10 need w wilds each
                 if sum(w for r in range(lo, top + 1) if r > MAX_NUMBER_RANK) > nw:
                     continue
-                _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out)
+                _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only)
     return out
 
 
-def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out):
+def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only=False):
+    """Append every sequence of width ``w`` from ``lo`` over ``L`` ranks to ``out``; with ``first_only``,
+    stop at the first one (an existence test: :func:`turn_combos`)."""
     nw = len(wilds)
     top = lo + L - 1
     ranks = list(range(lo, top + 1))
@@ -255,14 +258,17 @@ def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out):
     slots: list[int] = []
 
     def rec(i, miss, suits):
+        """False once ``first_only`` has found one (stop)."""
         if miss + suffix[i] > nw:
-            return
+            return True
         if i == L:
             for ws in combinations(wilds, miss):
                 if wilds_fit([wild_ranks[c] for c in ws], slots):
                     cards = tuple(sorted(chosen + list(ws)))
                     out.append((HaggisPlay(SEQ, cards, w), Combo(SEQ, w, L, top)))
-            return
+                    if first_only:
+                        return False
+            return True
         r = ranks[i]
         for sub, m, su in options[i]:
             s2 = suits | su
@@ -270,10 +276,13 @@ def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out):
                 continue
             chosen.extend(sub)
             slots.extend([r] * m)
-            rec(i + 1, miss + m, s2)
+            go_on = rec(i + 1, miss + m, s2)
             del chosen[len(chosen) - len(sub):]
             if m:
                 del slots[len(slots) - m:]
+            if not go_on:
+                return False
+        return True
 
     rec(0, 0, frozenset())
 
@@ -316,6 +325,52 @@ def turn_plays_with_combos(hand, top: Combo | None) -> list[tuple[HaggisPlay, Co
     found.sort(key=lambda pc: play_order_key(*pc))
     if top is not None:
         return [(PASS_PLAY, None)] + found
+    return found
+
+
+def turn_combos(hand, top: Combo | None) -> list[Combo]:
+    """The distinct combos of :func:`turn_plays_with_combos` (PASS left out), in the order of their first
+    play there, found without listing every play: sets and bombs from counts, each sequence's
+    (width, lowest rank, length) by a search that stops at its first play."""
+    by_rank, wilds = _split(hand)
+    nw = len(wilds)
+    found: list[Combo] = []
+    if top is None or top.kind == SET:
+        size = None if top is None else top.a
+        above = 0 if top is None else top.value
+        for r in range(max(MIN_RANK, above + 1), MAX_NUMBER_RANK + 1):
+            k = len(by_rank[r])
+            if k:
+                for n in (range(1, k + nw + 1) if size is None else (size,) if size <= k + nw else ()):
+                    found.append(Combo(SET, n, 0, r))
+        if size in (None, 1):
+            for w in wilds:
+                if rank_of(w) > above:
+                    found.append(Combo(SET, 1, 0, rank_of(w)))
+    if top is None:
+        found += [c for _, c in seq_plays(hand, first_only=True)]
+    elif top.kind == SEQ:
+        found += [c for _, c in seq_plays(hand, width=top.a, length=top.b, above=top.value, first_only=True)]
+    bomb_above = top.value if top is not None and top.kind == BOMB else 0
+    for _, c in bomb_plays(hand, above=bomb_above):
+        if c not in found:
+            found.append(c)
+    found.sort(key=lambda c: (1, c.a, c.value) if c.kind == SET else (2, c.a, c.b, c.value) if c.kind == SEQ
+               else (3, c.value))
+    return found
+
+
+def combo_plays(hand, combo: Combo) -> list[tuple[HaggisPlay, Combo]]:
+    """The plays of ``hand`` whose combo is ``combo``, in the order of :func:`turn_plays_with_combos`
+    (the same list as filtering that one, without listing the other plays)."""
+    if combo.kind == SET:
+        found = [pc for pc in set_plays(hand, size=combo.a, above=combo.value - 1) if pc[1] == combo]
+    elif combo.kind == SEQ:
+        found = seq_plays(hand, width=combo.a, length=combo.b, above=combo.value - 1,
+                          lo_only=combo.value - combo.b + 1)
+    else:
+        found = [pc for pc in bomb_plays(hand, above=combo.value - 1) if pc[1] == combo]
+    found.sort(key=lambda pc: play_order_key(*pc))
     return found
 
 
