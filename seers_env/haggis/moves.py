@@ -200,10 +200,10 @@ def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[Haggi
     return out
 
 
-def seq_plays(hand, width: int | None = None, length: int | None = None, above: int = 0, lo_only: int | None = None,
-              first_only: bool = False) -> list[tuple[HaggisPlay, Combo]]:
+def seq_plays(hand, width: int | None = None, length: int | None = None, above: int = 0,
+              lo_only: int | None = None) -> list[tuple[HaggisPlay, Combo]]:
     """Every sequence in ``hand`` (of that width and length when given, value above ``above``, lowest rank
-    ``lo_only`` when given); with ``first_only``, at most one per (width, lowest rank, length)."""
+    ``lo_only`` when given)."""
     by_rank, wilds = _split(hand)
     wild_ranks = {c: rank_of(c) for c in wilds}
     nw = len(wilds)
@@ -224,13 +224,11 @@ def seq_plays(hand, width: int | None = None, length: int | None = None, above: 
                 # wild-only ranks above 10 need w wilds each
                 if sum(w for r in range(lo, top + 1) if r > MAX_NUMBER_RANK) > nw:
                     continue
-                _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only)
+                _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out)
     return out
 
 
-def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only=False):
-    """Append every sequence of width ``w`` from ``lo`` over ``L`` ranks to ``out``; with ``first_only``,
-    stop at the first one (an existence test: :func:`turn_combos`)."""
+def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out):
     nw = len(wilds)
     top = lo + L - 1
     ranks = list(range(lo, top + 1))
@@ -258,17 +256,14 @@ def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only=False):
     slots: list[int] = []
 
     def rec(i, miss, suits):
-        """False once ``first_only`` has found one (stop)."""
         if miss + suffix[i] > nw:
-            return True
+            return
         if i == L:
             for ws in combinations(wilds, miss):
                 if wilds_fit([wild_ranks[c] for c in ws], slots):
                     cards = tuple(sorted(chosen + list(ws)))
                     out.append((HaggisPlay(SEQ, cards, w), Combo(SEQ, w, L, top)))
-                    if first_only:
-                        return False
-            return True
+            return
         r = ranks[i]
         for sub, m, su in options[i]:
             s2 = suits | su
@@ -276,13 +271,10 @@ def _seq_dfs(by_rank, wilds, wild_ranks, w, lo, L, out, first_only=False):
                 continue
             chosen.extend(sub)
             slots.extend([r] * m)
-            go_on = rec(i + 1, miss + m, s2)
+            rec(i + 1, miss + m, s2)
             del chosen[len(chosen) - len(sub):]
             if m:
                 del slots[len(slots) - m:]
-            if not go_on:
-                return False
-        return True
 
     rec(0, 0, frozenset())
 
@@ -328,10 +320,53 @@ def turn_plays_with_combos(hand, top: Combo | None) -> list[tuple[HaggisPlay, Co
     return found
 
 
+_POPCOUNT = tuple(bin(x).count("1") for x in range(1 << N_SUITS))
+_SUIT_SETS = {w: tuple(sum(1 << s for s in ss) for ss in combinations(range(N_SUITS), w))
+              for w in range(1, MAX_WIDTH + 1)}
+
+
+def _seq_combos(by_rank, wilds, width: int | None = None, length: int | None = None,
+                above: int = 0) -> list[Combo]:
+    """The sequence combos :func:`seq_plays` would give (one per width, lowest rank and length), in its
+    order, without listing the plays. A (w, lo, L) has a play exactly when some w suits S give it one
+    with, at each rank, every held card of S (at most w of them; more number cards only free wilds):
+    at least one card at ``lo``, and the highest wilds fill the missing slots (section 4.1 caps)."""
+    suit_bits = [0] * (MAX_RANK + 1)
+    for r, cs in by_rank.items():
+        for c in cs:
+            suit_bits[r] |= 1 << suit_of(c)
+    wild_ranks = sorted(rank_of(c) for c in wilds)
+    nw = len(wild_ranks)
+    out = []
+    widths = range(1, MAX_WIDTH + 1) if width is None else (width,)
+    for w in widths:
+        min_len = min_length(w)
+        for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
+            if not suit_bits[lo]:
+                continue
+            found = set()
+            for sset in _SUIT_SETS[w]:
+                if not suit_bits[lo] & sset:
+                    continue
+                slots: list[int] = []
+                for top in range(lo, MAX_RANK + 1):
+                    miss = w - _POPCOUNT[suit_bits[top] & sset]
+                    if miss:
+                        if len(slots) + miss > nw:
+                            break
+                        slots += [top] * miss
+                    L = top - lo + 1
+                    if L >= min_len and top > above and (length is None or L == length) and L not in found \
+                            and wilds_fit(wild_ranks[nw - len(slots):], slots):
+                        found.add(L)
+            out += [Combo(SEQ, w, L, lo + L - 1) for L in sorted(found)]
+    return out
+
+
 def turn_combos(hand, top: Combo | None) -> list[Combo]:
     """The distinct combos of :func:`turn_plays_with_combos` (PASS left out), in the order of their first
-    play there, found without listing every play: sets and bombs from counts, each sequence's
-    (width, lowest rank, length) by a search that stops at its first play."""
+    play there, found without listing every play: sets and bombs from counts, sequences by
+    :func:`_seq_combos`."""
     by_rank, wilds = _split(hand)
     nw = len(wilds)
     found: list[Combo] = []
@@ -348,9 +383,9 @@ def turn_combos(hand, top: Combo | None) -> list[Combo]:
                 if rank_of(w) > above:
                     found.append(Combo(SET, 1, 0, rank_of(w)))
     if top is None:
-        found += [c for _, c in seq_plays(hand, first_only=True)]
+        found += _seq_combos(by_rank, wilds)
     elif top.kind == SEQ:
-        found += [c for _, c in seq_plays(hand, width=top.a, length=top.b, above=top.value, first_only=True)]
+        found += _seq_combos(by_rank, wilds, top.a, top.b, top.value)
     bomb_above = top.value if top is not None and top.kind == BOMB else 0
     for _, c in bomb_plays(hand, above=bomb_above):
         if c not in found:
