@@ -363,6 +363,19 @@ def _seq_combos(by_rank, wilds, width: int | None = None, length: int | None = N
     return out
 
 
+def _bomb_values(by_rank, wilds) -> list[int]:
+    """The values of the bombs :func:`bomb_plays` finds (each once, ascending), from the suits held."""
+    faces = {rank_of(c) for c in wilds}
+    values = [v for ranks, v in _FACE_BOMBS.items() if all(r in faces for r in ranks)]
+    odd = [{suit_of(c) for c in by_rank[r]} for r in ODD_RANKS]
+    if all(odd):
+        if any(len({a, b, c, d}) == 4 for a in odd[0] for b in odd[1] for c in odd[2] for d in odd[3]):
+            values.append(BOMB_RAINBOW)
+        if odd[0] & odd[1] & odd[2] & odd[3]:
+            values.append(BOMB_SUITED)
+    return sorted(values)
+
+
 def turn_combos(hand, top: Combo | None) -> list[Combo]:
     """The distinct combos of :func:`turn_plays_with_combos` (PASS left out), in the order of their first
     play there, found without listing every play: sets and bombs from counts, sequences by
@@ -387,9 +400,7 @@ def turn_combos(hand, top: Combo | None) -> list[Combo]:
     elif top.kind == SEQ:
         found += _seq_combos(by_rank, wilds, top.a, top.b, top.value)
     bomb_above = top.value if top is not None and top.kind == BOMB else 0
-    for _, c in bomb_plays(hand, above=bomb_above):
-        if c not in found:
-            found.append(c)
+    found += [Combo(BOMB, 0, 0, v) for v in _bomb_values(by_rank, wilds) if v > bomb_above]
     found.sort(key=lambda c: (1, c.a, c.value) if c.kind == SET else (2, c.a, c.b, c.value) if c.kind == SEQ
                else (3, c.value))
     return found
