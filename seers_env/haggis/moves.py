@@ -179,12 +179,16 @@ def _split(hand):
     return by_rank, wilds
 
 
-def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[HaggisPlay, Combo]]:
-    """Every set in ``hand`` (of ``size`` cards when given, value above ``above``), with its combo."""
+def set_plays(hand, size: int | None = None, above: int = 0,
+              value_only: int | None = None) -> list[tuple[HaggisPlay, Combo]]:
+    """Every set in ``hand`` (of ``size`` cards when given, value above ``above``, value ``value_only``
+    when given), with its combo."""
     by_rank, wilds = _split(hand)
     out = []
     wild_subsets = list(_subsets(tuple(wilds)))
     for r in range(max(MIN_RANK, above + 1), MAX_NUMBER_RANK + 1):
+        if value_only is not None and r != value_only:
+            continue
         nats = tuple(by_rank[r])
         for k in range(1, len(nats) + 1):
             for ns in combinations(nats, k):
@@ -195,7 +199,7 @@ def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[Haggi
     if size in (None, 1):
         for w in wilds:
             v = rank_of(w)
-            if v > above:
+            if v > above and (value_only is None or v == value_only):
                 out.append((HaggisPlay(SET, (w,)), Combo(SET, 1, 0, v)))
     return out
 
@@ -410,7 +414,7 @@ def combo_plays(hand, combo: Combo) -> list[tuple[HaggisPlay, Combo]]:
     """The plays of ``hand`` whose combo is ``combo``, in the order of :func:`turn_plays_with_combos`
     (the same list as filtering that one, without listing the other plays)."""
     if combo.kind == SET:
-        found = [pc for pc in set_plays(hand, size=combo.a, above=combo.value - 1) if pc[1] == combo]
+        found = set_plays(hand, size=combo.a, above=combo.value - 1, value_only=combo.value)
     elif combo.kind == SEQ:
         found = seq_plays(hand, width=combo.a, length=combo.b, above=combo.value - 1,
                           lo_only=combo.value - combo.b + 1)

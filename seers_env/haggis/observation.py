@@ -87,7 +87,7 @@ def observe(view, decision=None) -> np.ndarray:
     at: list[int] = []
     vals: list[float] = []
 
-    def put(name, values):
+    def put(name, values):  # values of the part ``name`` and of the parts right after it
         lo = OFFSETS[name][0]
         at.extend(range(lo, lo + len(values)))
         vals.extend(values)
@@ -132,18 +132,18 @@ def observe(view, decision=None) -> np.ndarray:
         for c in g._hands[s]:
             if c >= FIRST_FACE:
                 ones.append(lo + 3 * ((s - seat) % n) + rank_of(c) - 11)
-    put("hand_sizes", [x / 17 for x in offs([len(h) for h in g._hands])])
-    put("out", offs([1.0 if s in g._out else 0.0 for s in range(n)]))
+    # hand_sizes and out lie side by side, as do captured_points, going_out, bet_points and totals
+    put("hand_sizes", [x / 17 for x in offs([len(h) for h in g._hands])]
+        + offs([1.0 if s in g._out else 0.0 for s in range(n)]))
     if g._out:
         ones.append(OFFSETS["first_out"][0] + (g._out[0] - seat) % n)
     lo = OFFSETS["bets"][0]
     for k in range(n):
         b = g._bets[(seat + k) % n]
         ones.append(lo + 4 * k + (0 if b is None else 1 + (0, 15, 30).index(b)))
-    put("captured_points", [x / 50 for x in offs(g.captured_points())])
-    put("going_out", [x / 85 for x in offs(g._going_out)])
-    put("bet_points", [x / 90 for x in offs(g._bet_points)])
-    put("totals", [x / g.config.target for x in offs(g.totals)])
+    target = g.config.target
+    put("captured_points", [x / 50 for x in offs(g.captured_points())] + [x / 85 for x in offs(g._going_out)]
+        + [x / 90 for x in offs(g._bet_points)] + [x / target for x in offs(g.totals)])
     if g._round_scores:
         put("last_round", [x / 100 for x in offs(g._round_scores[-1])])
     put("passes", [g._passes / 2])
