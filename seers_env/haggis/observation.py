@@ -61,6 +61,10 @@ def _slot(card: int, seat: int, n: int) -> int:
     return N_NUMBER_CARDS + 3 * ((owner - seat) % n) + rank_of(card) - 11
 
 
+#: ``_SLOTS[n][seat][card] == _slot(card, seat, n)`` (a lookup table of every card id)
+_SLOTS = {n: [[_slot(c, seat, n) for c in range(N_CARD_SLOTS)] for seat in range(n)] for n in (2, 3)}
+
+
 def _own(card: int) -> int:
     return card if card < FIRST_FACE else N_NUMBER_CARDS + rank_of(card) - 11
 
@@ -121,12 +125,13 @@ def observe(view, decision=None) -> np.ndarray:
     put("top_values", tv)
     if g._trick:
         ones.append(OFFSETS["top_seat"][0] + (g._trick[-1][0] - seat) % n)
-    trick = [_slot(c, seat, n) for _, p, _ in g._trick for c in p.cards]
+    slots = _SLOTS[n][seat]
+    trick = [slots[c] for _, p, _ in g._trick for c in p.cards]
     lo = OFFSETS["trick_cards"][0]
     ones += [lo + k for k in trick]
     lo = OFFSETS["played_cards"][0]
     ones += [lo + k for k in trick]
-    ones += [lo + _slot(c, seat, n) for cs in g._captured for c in cs]
+    ones += [lo + slots[c] for cs in g._captured for c in cs]
     lo = OFFSETS["faces_held"][0]
     for s in range(n):
         for c in g._hands[s]:
