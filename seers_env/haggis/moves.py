@@ -334,36 +334,46 @@ def _seq_combos(by_rank, wilds, width: int | None = None, length: int | None = N
     """The sequence combos :func:`seq_plays` would give (one per width, lowest rank and length), in its
     order, without listing the plays. A (w, lo, L) has a play exactly when some w suits S give it one
     with, at each rank, every held card of S (at most w of them; more number cards only free wilds):
-    at least one card at ``lo``, and the highest wilds fill the missing slots (section 4.1 caps)."""
+    at least one card at ``lo``, and the highest wilds fill the missing slots (section 4.1 caps). Only
+    suit sets of held suits are tried (all held suits when fewer than w are held): swapping a suit
+    without cards for a held one never loses a card."""
     suit_bits = [0] * (MAX_RANK + 1)
     for r, cs in by_rank.items():
         for c in cs:
             suit_bits[r] |= 1 << suit_of(c)
+    held = 0
+    for b in suit_bits:
+        held |= b
     wild_ranks = sorted(rank_of(c) for c in wilds)
     nw = len(wild_ranks)
+    n_held = _POPCOUNT[held]
     out = []
     widths = range(1, MAX_WIDTH + 1) if width is None else (width,)
     for w in widths:
         min_len = min_length(w)
-        for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
-            if not suit_bits[lo]:
-                continue
-            found = set()
-            for sset in _SUIT_SETS[w]:
-                if not suit_bits[lo] & sset:
+        if n_held >= w:
+            suit_sets = [ss for ss in _SUIT_SETS[w] if ss & held == ss]
+        else:
+            suit_sets = [held]
+        found = [set() for _ in range(MAX_RANK + 1)]  # per lowest rank, the lengths found
+        for sset in suit_sets:
+            miss = [w - _POPCOUNT[b & sset] for b in suit_bits]
+            for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
+                if miss[lo] == w:
                     continue
                 slots: list[int] = []
                 for top in range(lo, MAX_RANK + 1):
-                    miss = w - _POPCOUNT[suit_bits[top] & sset]
-                    if miss:
-                        if len(slots) + miss > nw:
+                    m = miss[top]
+                    if m:
+                        if len(slots) + m > nw:
                             break
-                        slots += [top] * miss
+                        slots += [top] * m
                     L = top - lo + 1
-                    if L >= min_len and top > above and (length is None or L == length) and L not in found \
-                            and wilds_fit(wild_ranks[nw - len(slots):], slots):
-                        found.add(L)
-            out += [Combo(SEQ, w, L, lo + L - 1) for L in sorted(found)]
+                    if L >= min_len and top > above and (length is None or L == length) \
+                            and L not in found[lo] and wilds_fit(wild_ranks[nw - len(slots):], slots):
+                        found[lo].add(L)
+        for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
+            out += [Combo(SEQ, w, L, lo + L - 1) for L in sorted(found[lo])]
     return out
 
 
