@@ -38,5 +38,5 @@ def test_bench_env_haggis_prints_and_writes_its_rows_and_target(tmp_path):
 def test_bench_env_haggis_profile_parts_cover_the_step():
     parts = haggis_bench.haggis_profile_parts(steps=300, seed=2)
     assert parts["steps"] == 300 and parts["total"] > 0
-    step = parts["env step (all of it)"]
+    step = parts["env step (raw_env.step, all of it)"]
     assert 0 < parts["decision: codes, mask, choose"] < step and 0 < parts["HaggisGame.apply"] < step
