@@ -8,10 +8,8 @@ accepted for :class:`agents.base.Agent` and unused); ties go to the first play i
 
 from __future__ import annotations
 
-import numpy as np
-
 from seers_env.haggis.cards import FIRST_FACE, JACK, MAX_NUMBER_RANK, card_points, is_wild, rank_of
-from seers_env.haggis.moves import Combo, bomb_plays, combo_of
+from seers_env.haggis.moves import Combo, combo_of
 from seers_env.haggis.plays import BET, BOMB, MAX_WIDTH, PASS, SEQ, HaggisPlay
 from seers_env.haggis.view import HaggisSeatView
 

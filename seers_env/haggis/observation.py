@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import FIRST_FACE, N_NUMBER_CARDS, is_wild, rank_of
+from .cards import FIRST_FACE, N_NUMBER_CARDS, rank_of
 from .plays import BOMB, SEQ, SET
 
 MAX_SEATS = 3
