@@ -209,6 +209,10 @@ class HaggisHeuristicAgent(Agent):
     * **Going out** scores ``out_bonus``; a play that leaves one combination scores ``out_next``
       times its chance to hold the trick; when an opponent with k <= ``danger_cards`` cards could go
       out on a lead of k cards, such leads cost ``danger_lead`` times the chance of being beaten.
+
+    Raises:
+        ValueError: ``bet_thresholds`` does not give (lead bonus, 15 at or below, 30 at or below) for
+            2 and 3 players.
     """
 
     name = "heuristic"
@@ -224,6 +228,9 @@ class HaggisHeuristicAgent(Agent):
         self.danger_cards, self.danger_lead, self.out_bonus = danger_cards, danger_lead, out_bonus
         self.out_next = out_next
         self.bet_thresholds = dict(BET_THRESHOLDS if bet_thresholds is None else bet_thresholds)
+        if sorted(self.bet_thresholds) != [2, 3] or any(len(t) != 3 for t in self.bet_thresholds.values()):
+            raise ValueError(f"bet_thresholds={bet_thresholds!r} must map 2 and 3 players each to (lead bonus, "
+                             f"15 at or below, 30 at or below), e.g. {BET_THRESHOLDS}")
 
     def strength(self, hand, n_players: int = 2, leads: bool = False) -> float:
         """The bet's measure of ``hand`` (lower: stronger): its :func:`hand_cost`, less one when it holds

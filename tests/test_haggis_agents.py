@@ -55,6 +55,8 @@ def test_heuristic_bets_from_hand_strength():
     assert h.act(HaggisSeatView(_lead_position(strong), 0)) == HaggisPlay.bet(30)
     assert h.act(HaggisSeatView(_lead_position(weak), 0)) == HaggisPlay.bet(0)
     assert HaggisGreedyAgent().act(HaggisSeatView(_lead_position(strong), 0)) == HaggisPlay.bet(0)
+    with pytest.raises(ValueError, match=r"bet_thresholds=\{2: \(1, 6, 5\)\} must map 2 and 3 players"):
+        HaggisHeuristicAgent(bet_thresholds={2: (1, 6, 5)})
     # the round leader's first decision: leading counts as strength
     assert h.strength(weak, 3, leads=True) == h.strength(weak, 3) - BET_THRESHOLDS[3][0]
 
