@@ -28,7 +28,7 @@ TARGET_VS_HOLDEM = 3.0
 #: Target of SCOUT's batch API (``seers bench env --game scout``): env steps/s on the 2-core machine.
 TARGET_SCOUT_BATCH = 200_000
 #: The games ``seers bench env --game`` measures.
-BENCH_GAMES = ("seers_catalog", "scout")
+BENCH_GAMES = ("seers_catalog", "scout", "haggis")
 
 
 def _choice_rng(seed: int):
@@ -330,8 +330,13 @@ def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo, g
     threaded row of Seers Catalog warms up in its own child process (:func:`vector_threads_steps_per_s`)."""
     from .bench import compile_notice
 
+    if check_bench_game(game) == "haggis":  # pure Python: nothing compiles
+        from .haggis_bench import warm_up_haggis_bench
+
+        warm_up_haggis_bench(seed)
+        return
     with compile_notice(echo):
-        if check_bench_game(game) == "scout":
+        if game == "scout":
             scout_steps_per_s(0.0, seed, min_games=1)
             scout_vector_steps_per_s(0.0, seed, num_envs=4, min_games=4)
             scout_plays_per_s(0.0, seed, num_envs=4, min_games=4)
@@ -360,6 +365,10 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0, echo: Callable[[str], Non
     Raises:
         ValueError: a game :data:`BENCH_GAMES` does not hold.
     """
+    if game == "haggis":
+        from .haggis_bench import run_haggis_bench
+
+        return run_haggis_bench(seconds, seed)
     warm_up_env_bench(seed, echo, game)
     if game == "scout":
         out: dict[str, float | None] = dict(zip(SCOUT_ROWS, (scout_steps_per_s(seconds, seed),
@@ -431,8 +440,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                                  "part, and its share then and before the compiled engine "
                                                  "(Seers Catalog only)."),
         game: str = typer.Option("seers_catalog", "--game", callback=_game_option, metavar="GAME",
-                                 help="The game whose environments are measured: seers_catalog or scout "
-                                 "(haggis and seals: not yet)."),
+                                 help="The game whose environments are measured: seers_catalog, scout or "
+                                 "haggis (seals: not yet)."),
     ) -> None:
         """Environment throughput (steps/s of random legal play) and its ratios to peer card games.
 
@@ -448,18 +457,26 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         ('scout vector x256') and its play level ('scout plays x256'), each on one thread, in the same
         run as the peers.
 
+        With --game haggis the rows are haggis_v0 at 2 and 3 players (seers_cli.haggis_bench);
+        --profile then profiles its AEC step.
+
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4; SCOUT's batch API
-        at least 200,000 steps/s.
+        at least 200,000 steps/s; haggis_v0 at least 3x Dou Dizhu.
         """
         import os
 
         from .bench import check_json_path, write_bench_json
         from .tables import print_cells
 
-        if profile and game != "seers_catalog":
-            raise typer.BadParameter(f"--profile profiles the Seers Catalog AEC env only, not --game {game}",
-                                     param_hint="'--profile'")
+        if profile and game not in ("seers_catalog", "haggis"):
+            raise typer.BadParameter(f"--profile profiles the Seers Catalog AEC env only (and Haggis' with "
+                                     f"--game haggis), not --game {game}", param_hint="'--profile'")
         check_json_path(json_path)
+        if game == "haggis":
+            from .haggis_bench import bench_haggis
+
+            bench_haggis(seconds, seed, json_path, profile)
+            return
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed, game=game)
         aec, vector = ("scout_v0", SCOUT_ROWS[1]) if game == "scout" else ("seers_catalog_v0", "seers vector x256")

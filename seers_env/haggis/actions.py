@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from .cards import FIRST_FACE, N_NUMBER_CARDS, card_name, rank_of
-from .moves import BOMB_NAMES, Combo, combo_of
-from .plays import BET, BOMB, PASS, SEQ, SET, HaggisPlay
+from .moves import BOMB_NAMES, Combo, combo_of, combo_plays, turn_combos
+from .plays import BET, BOMB, PASS, PASS_PLAY, SEQ, SET, HaggisPlay
 from .rulings import BETS
 
 PASS_CODE = 0
@@ -117,9 +117,20 @@ class HaggisDecision:
     """
 
     def __init__(self, game):
-        self._paths = [(p, play_codes(p, c)) for p, c in game.legal_plays_with_combos()]
         self.chosen: list[int] = []
-        self._left = self._paths
+        seat = game.current
+        if game.game_over or game._bets[seat] is None or game._legal is not None:
+            self._left = [(p, play_codes(p, c)) for p, c in game.legal_plays_with_combos()]
+            self._main = None
+            return
+        # stage 0 of a play: the main codes alone (moves.turn_combos); the plays of the chosen code are
+        # listed when it is chosen (moves.combo_plays), the same plays in the same order as the full list
+        top = game.top
+        self._hand = game.hand(seat)
+        self._main = {main_code(PASS_PLAY): None} if top is not None else {}
+        for c in turn_combos(self._hand, top):
+            self._main[_combo_code(c)] = c
+        self._left = None
 
     @property
     def stage(self) -> int:
@@ -131,15 +142,21 @@ class HaggisDecision:
             return None
         return self.chosen[0], [c - CARD_BASE for c in self.chosen[1:]]
 
+    def _next_codes(self) -> list[int]:
+        if self._left is None:
+            return list(self._main)
+        i = len(self.chosen)
+        return [codes[i] for _, codes in self._left]
+
     def mask(self) -> np.ndarray:
         """int8 ``(N_ACTIONS,)``: 1 exactly for the codes that continue a legal play."""
         m = np.zeros(N_ACTIONS, np.int8)
-        i = len(self.chosen)
-        for _, codes in self._left:
-            m[codes[i]] = 1
+        m[self._next_codes()] = 1
         return m
 
     def allowed(self, code: int) -> bool:
+        if self._left is None:
+            return code in self._main
         i = len(self.chosen)
         return any(codes[i] == code for _, codes in self._left)
 
@@ -149,10 +166,15 @@ class HaggisDecision:
         Raises:
             ValueError: ``code`` continues no legal play (names the allowed codes).
         """
-        i = len(self.chosen)
-        left = [(p, codes) for p, codes in self._left if codes[i] == code]
+        if self._left is None and code in self._main:
+            combo = self._main[code]
+            left = [(PASS_PLAY, [code])] if combo is None else \
+                [(p, play_codes(p, c)) for p, c in combo_plays(self._hand, combo)]
+        else:
+            i = len(self.chosen)
+            left = [] if self._left is None else [(p, codes) for p, codes in self._left if codes[i] == code]
         if not left:
-            allowed = sorted({codes[i] for _, codes in self._left})
+            allowed = sorted(set(self._next_codes()))
             raise ValueError(f"action {code} ({describe_code(code)}) continues no legal play; allowed: "
                              f"{allowed[:20]}{' ...' if len(allowed) > 20 else ''}")
         self.chosen.append(code)
@@ -162,6 +184,15 @@ class HaggisDecision:
         if len(left) == 1:
             return left[0][0]
         return None
+
+
+def _combo_code(c: Combo) -> int:
+    """The main code of a combination (:func:`main_code` without a play)."""
+    if c.kind == SET:
+        return SET_BASE + (c.a - 1) * N_VALUES + c.value - 2
+    if c.kind == SEQ:
+        return SEQ_BASE + ((c.a - 1) * N_LENGTHS + c.b - 2) * N_VALUES + c.value - 2
+    return BOMB_BASE + c.value - 1
 
 
 def describe_action(action: Any, game, decision: HaggisDecision | None) -> str:

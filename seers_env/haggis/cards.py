@@ -98,6 +98,11 @@ def card_points(card: int, scoring: str = rulings.DEFAULT_CARD_POINTS) -> int:
     return STANDARD_POINTS[rank_of(card)]
 
 
+#: :func:`card_points` of every card id, per scoring of ``rulings.CARD_POINTS_CHOICES`` (a lookup table).
+POINTS_OF_CARD = {scoring: tuple(card_points(c, scoring) for c in range(N_CARD_IDS))
+                  for scoring in rulings.CARD_POINTS_CHOICES}
+
+
 class Setup(NamedTuple):
     """One row of the section 2 table.
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..seeding import rng_from_state
 from . import rulings
-from .cards import FIRST_FACE, SETUP, all_card_ids, card_points, cards_text, face_owner, faces_of, is_wild
+from .cards import FIRST_FACE, POINTS_OF_CARD, SETUP, all_card_ids, card_points, cards_text, face_owner, faces_of, is_wild
 from .moves import BOMB, Combo, beats, combo_of, turn_plays_with_combos
 from .plays import BET, BET_PLAYS, PASS, HaggisPlay
 
@@ -279,7 +279,8 @@ class HaggisGame:
 
     def captured_points(self) -> list[int]:
         """Card points each seat has captured this round (section 1)."""
-        return [sum(card_points(c, self.config.card_points) for c in cs) for cs in self._captured]
+        points = POINTS_OF_CARD[self.config.card_points]
+        return [sum([points[c] for c in cs]) for cs in self._captured]
 
     @property
     def out(self) -> list[int]:

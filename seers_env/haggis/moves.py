@@ -179,12 +179,16 @@ def _split(hand):
     return by_rank, wilds
 
 
-def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[HaggisPlay, Combo]]:
-    """Every set in ``hand`` (of ``size`` cards when given, value above ``above``), with its combo."""
+def set_plays(hand, size: int | None = None, above: int = 0,
+              value_only: int | None = None) -> list[tuple[HaggisPlay, Combo]]:
+    """Every set in ``hand`` (of ``size`` cards when given, value above ``above``, value ``value_only``
+    when given), with its combo."""
     by_rank, wilds = _split(hand)
     out = []
     wild_subsets = list(_subsets(tuple(wilds)))
     for r in range(max(MIN_RANK, above + 1), MAX_NUMBER_RANK + 1):
+        if value_only is not None and r != value_only:
+            continue
         nats = tuple(by_rank[r])
         for k in range(1, len(nats) + 1):
             for ns in combinations(nats, k):
@@ -195,14 +199,15 @@ def set_plays(hand, size: int | None = None, above: int = 0) -> list[tuple[Haggi
     if size in (None, 1):
         for w in wilds:
             v = rank_of(w)
-            if v > above:
+            if v > above and (value_only is None or v == value_only):
                 out.append((HaggisPlay(SET, (w,)), Combo(SET, 1, 0, v)))
     return out
 
 
-def seq_plays(hand, width: int | None = None, length: int | None = None,
-              above: int = 0) -> list[tuple[HaggisPlay, Combo]]:
-    """Every sequence in ``hand`` (of that width and length when given, value above ``above``)."""
+def seq_plays(hand, width: int | None = None, length: int | None = None, above: int = 0,
+              lo_only: int | None = None) -> list[tuple[HaggisPlay, Combo]]:
+    """Every sequence in ``hand`` (of that width and length when given, value above ``above``, lowest rank
+    ``lo_only`` when given)."""
     by_rank, wilds = _split(hand)
     wild_ranks = {c: rank_of(c) for c in wilds}
     nw = len(wilds)
@@ -210,7 +215,7 @@ def seq_plays(hand, width: int | None = None, length: int | None = None,
     widths = range(1, MAX_WIDTH + 1) if width is None else (width,)
     for w in widths:
         for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
-            if not by_rank[lo]:
+            if not by_rank[lo] or (lo_only is not None and lo != lo_only):
                 continue
             max_len = MAX_RANK - lo + 1
             lengths = range(min_length(w), max_len + 1) if length is None else (length,)
@@ -316,6 +321,116 @@ def turn_plays_with_combos(hand, top: Combo | None) -> list[tuple[HaggisPlay, Co
     found.sort(key=lambda pc: play_order_key(*pc))
     if top is not None:
         return [(PASS_PLAY, None)] + found
+    return found
+
+
+_POPCOUNT = tuple(bin(x).count("1") for x in range(1 << N_SUITS))
+_SUIT_SETS = {w: tuple(sum(1 << s for s in ss) for ss in combinations(range(N_SUITS), w))
+              for w in range(1, MAX_WIDTH + 1)}
+
+
+def _seq_combos(by_rank, wilds, width: int | None = None, length: int | None = None,
+                above: int = 0) -> list[Combo]:
+    """The sequence combos :func:`seq_plays` would give (one per width, lowest rank and length), in its
+    order, without listing the plays. A (w, lo, L) has a play exactly when some w suits S give it one
+    with, at each rank, every held card of S (at most w of them; more number cards only free wilds):
+    at least one card at ``lo``, and the highest wilds fill the missing slots (section 4.1 caps). Only
+    suit sets of held suits are tried (all held suits when fewer than w are held): swapping a suit
+    without cards for a held one never loses a card."""
+    suit_bits = [0] * (MAX_RANK + 1)
+    for r, cs in by_rank.items():
+        for c in cs:
+            suit_bits[r] |= 1 << suit_of(c)
+    held = 0
+    for b in suit_bits:
+        held |= b
+    wild_ranks = sorted(rank_of(c) for c in wilds)
+    nw = len(wild_ranks)
+    n_held = _POPCOUNT[held]
+    out = []
+    widths = range(1, MAX_WIDTH + 1) if width is None else (width,)
+    for w in widths:
+        min_len = min_length(w)
+        if n_held >= w:
+            suit_sets = [ss for ss in _SUIT_SETS[w] if ss & held == ss]
+        else:
+            suit_sets = [held]
+        found = [set() for _ in range(MAX_RANK + 1)]  # per lowest rank, the lengths found
+        for sset in suit_sets:
+            miss = [w - _POPCOUNT[b & sset] for b in suit_bits]
+            for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
+                if miss[lo] == w:
+                    continue
+                slots: list[int] = []
+                for top in range(lo, MAX_RANK + 1):
+                    m = miss[top]
+                    if m:
+                        if len(slots) + m > nw:
+                            break
+                        slots += [top] * m
+                    L = top - lo + 1
+                    if L >= min_len and top > above and (length is None or L == length) \
+                            and L not in found[lo] and wilds_fit(wild_ranks[nw - len(slots):], slots):
+                        found[lo].add(L)
+        for lo in range(MIN_RANK, MAX_NUMBER_RANK + 1):
+            out += [Combo(SEQ, w, L, lo + L - 1) for L in sorted(found[lo])]
+    return out
+
+
+def _bomb_values(by_rank, wilds) -> list[int]:
+    """The values of the bombs :func:`bomb_plays` finds (each once, ascending), from the suits held."""
+    faces = {rank_of(c) for c in wilds}
+    values = [v for ranks, v in _FACE_BOMBS.items() if all(r in faces for r in ranks)]
+    odd = [{suit_of(c) for c in by_rank[r]} for r in ODD_RANKS]
+    if all(odd):
+        if any(len({a, b, c, d}) == 4 for a in odd[0] for b in odd[1] for c in odd[2] for d in odd[3]):
+            values.append(BOMB_RAINBOW)
+        if odd[0] & odd[1] & odd[2] & odd[3]:
+            values.append(BOMB_SUITED)
+    return sorted(values)
+
+
+def turn_combos(hand, top: Combo | None) -> list[Combo]:
+    """The distinct combos of :func:`turn_plays_with_combos` (PASS left out), in the order of their first
+    play there, found without listing every play: sets and bombs from counts, sequences by
+    :func:`_seq_combos`."""
+    by_rank, wilds = _split(hand)
+    nw = len(wilds)
+    found: list[Combo] = []
+    if top is None or top.kind == SET:
+        size = None if top is None else top.a
+        above = 0 if top is None else top.value
+        for r in range(max(MIN_RANK, above + 1), MAX_NUMBER_RANK + 1):
+            k = len(by_rank[r])
+            if k:
+                for n in (range(1, k + nw + 1) if size is None else (size,) if size <= k + nw else ()):
+                    found.append(Combo(SET, n, 0, r))
+        if size in (None, 1):
+            for w in wilds:
+                if rank_of(w) > above:
+                    found.append(Combo(SET, 1, 0, rank_of(w)))
+    if top is None:
+        found += _seq_combos(by_rank, wilds)
+    elif top.kind == SEQ:
+        found += _seq_combos(by_rank, wilds, top.a, top.b, top.value)
+    bomb_above = top.value if top is not None and top.kind == BOMB else 0
+    found += [Combo(BOMB, 0, 0, v) for v in _bomb_values(by_rank, wilds) if v > bomb_above]
+    found.sort(key=lambda c: (1, c.a, c.value) if c.kind == SET else (2, c.a, c.b, c.value) if c.kind == SEQ
+               else (3, c.value))
+    return found
+
+
+def combo_plays(hand, combo: Combo) -> list[tuple[HaggisPlay, Combo]]:
+    """The plays of ``hand`` whose combo is ``combo``, in the order of :func:`turn_plays_with_combos`
+    (the same list as filtering that one, without listing the other plays)."""
+    if combo.kind == SET:
+        found = set_plays(hand, size=combo.a, above=combo.value - 1, value_only=combo.value)
+    elif combo.kind == SEQ:
+        found = seq_plays(hand, width=combo.a, length=combo.b, above=combo.value - 1,
+                          lo_only=combo.value - combo.b + 1)
+    else:
+        found = [pc for pc in bomb_plays(hand, above=combo.value - 1) if pc[1] == combo]
+    found.sort(key=lambda pc: play_order_key(*pc))
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import FIRST_FACE, N_NUMBER_CARDS, is_wild, rank_of
+from .cards import FIRST_FACE, N_NUMBER_CARDS, rank_of
 from .plays import BOMB, SEQ, SET
 
 MAX_SEATS = 3
@@ -61,6 +61,10 @@ def _slot(card: int, seat: int, n: int) -> int:
     return N_NUMBER_CARDS + 3 * ((owner - seat) % n) + rank_of(card) - 11
 
 
+#: ``_SLOTS[n][seat][card] == _slot(card, seat, n)`` (a lookup table of every card id)
+_SLOTS = {n: [[_slot(c, seat, n) for c in range(N_CARD_SLOTS)] for seat in range(n)] for n in (2, 3)}
+
+
 def _own(card: int) -> int:
     return card if card < FIRST_FACE else N_NUMBER_CARDS + rank_of(card) - 11
 
@@ -79,27 +83,29 @@ def _combo_parts(c) -> tuple[list[float], list[float]]:
 def observe(view, decision=None) -> np.ndarray:
     """The observation of ``view``'s seat (a :class:`~seers_env.haggis.view.HaggisSeatView`), float32
     ``(OBS_DIM,)``; ``decision``: the pending :class:`~seers_env.haggis.actions.HaggisDecision` of this
-    seat (its chosen shape and cards), or ``None``."""
+    seat (its chosen shape and cards), or ``None``. Built from one list of indices set to 1 and one of
+    (index, value) pairs, written at the end (two numpy writes)."""
     g = view._game
     seat, n = view.seat, g.n_players
-    obs = np.zeros(OBS_DIM, np.float32)
+    ones: list[int] = []
+    at: list[int] = []
+    vals: list[float] = []
 
-    def put(name, values):
-        lo, hi = OFFSETS[name]
-        obs[lo:hi] = values
+    def put(name, values):  # values of the part ``name`` and of the parts right after it
+        lo = OFFSETS[name][0]
+        at.extend(range(lo, lo + len(values)))
+        vals.extend(values)
 
     def offs(x):
         return [x[(seat + k) % n] if k < n else 0 for k in range(MAX_SEATS)]
 
-    hand = np.zeros(48, np.float32)
-    hand[[_own(c) for c in g._hands[seat]]] = 1
-    put("hand", hand)
+    lo = OFFSETS["hand"][0]
+    ones += [lo + _own(c) for c in g._hands[seat]]
     pending = decision.pending if decision is not None else None
     if pending is not None:
         code, cards = pending
-        pc = np.zeros(48, np.float32)
-        pc[cards] = 1
-        put("pending_cards", pc)
+        lo = OFFSETS["pending_cards"][0]
+        ones += [lo + c for c in cards]
         from .actions import BOMB_BASE, SEQ_BASE, SET_BASE, N_VALUES, N_LENGTHS
         if code < SEQ_BASE:
             i = code - SET_BASE
@@ -114,52 +120,45 @@ def observe(view, decision=None) -> np.ndarray:
             put("pending_shape", [0, 0, 1, 1])
             put("pending_values", [0, 0, (code - BOMB_BASE + 1) / 13])
     top = g.top
-    kind, vals = _combo_parts(top)
+    kind, tv = _combo_parts(top)
     put("top_kind", kind)
-    put("top_values", vals)
+    put("top_values", tv)
     if g._trick:
-        ts = np.zeros(3, np.float32)
-        ts[(g._trick[-1][0] - seat) % n] = 1
-        put("top_seat", ts)
-    tc = np.zeros(N_CARD_SLOTS, np.float32)
-    for _, p, _ in g._trick:
-        tc[[_slot(c, seat, n) for c in p.cards]] = 1
-    put("trick_cards", tc)
-    pl = tc.copy()
-    for cs in g._captured:
-        pl[[_slot(c, seat, n) for c in cs]] = 1
-    put("played_cards", pl)
-    fh = np.zeros(9, np.float32)
+        ones.append(OFFSETS["top_seat"][0] + (g._trick[-1][0] - seat) % n)
+    slots = _SLOTS[n][seat]
+    trick = [slots[c] for _, p, _ in g._trick for c in p.cards]
+    lo = OFFSETS["trick_cards"][0]
+    ones += [lo + k for k in trick]
+    lo = OFFSETS["played_cards"][0]
+    ones += [lo + k for k in trick]
+    ones += [lo + slots[c] for cs in g._captured for c in cs]
+    lo = OFFSETS["faces_held"][0]
     for s in range(n):
         for c in g._hands[s]:
-            if is_wild(c):
-                fh[3 * ((s - seat) % n) + rank_of(c) - 11] = 1
-    put("faces_held", fh)
-    put("hand_sizes", [x / 17 for x in offs(g.hand_sizes())])
-    outs = [1.0 if s in g._out else 0.0 for s in range(n)]
-    put("out", offs(outs))
+            if c >= FIRST_FACE:
+                ones.append(lo + 3 * ((s - seat) % n) + rank_of(c) - 11)
+    # hand_sizes and out lie side by side, as do captured_points, going_out, bet_points and totals
+    put("hand_sizes", [x / 17 for x in offs([len(h) for h in g._hands])]
+        + offs([1.0 if s in g._out else 0.0 for s in range(n)]))
     if g._out:
-        fo = np.zeros(3, np.float32)
-        fo[(g._out[0] - seat) % n] = 1
-        put("first_out", fo)
-    bets = np.zeros(12, np.float32)
+        ones.append(OFFSETS["first_out"][0] + (g._out[0] - seat) % n)
+    lo = OFFSETS["bets"][0]
     for k in range(n):
         b = g._bets[(seat + k) % n]
-        bets[4 * k + (0 if b is None else 1 + (0, 15, 30).index(b))] = 1
-    put("bets", bets)
-    put("captured_points", [x / 50 for x in offs(g.captured_points())])
-    put("going_out", [x / 85 for x in offs(g._going_out)])
-    put("bet_points", [x / 90 for x in offs(g._bet_points)])
-    put("totals", [x / g.config.target for x in offs(g.totals)])
+        ones.append(lo + 4 * k + (0 if b is None else 1 + (0, 15, 30).index(b)))
+    target = g.config.target
+    put("captured_points", [x / 50 for x in offs(g.captured_points())] + [x / 85 for x in offs(g._going_out)]
+        + [x / 90 for x in offs(g._bet_points)] + [x / target for x in offs(g.totals)])
     if g._round_scores:
         put("last_round", [x / 100 for x in offs(g._round_scores[-1])])
     put("passes", [g._passes / 2])
     if not g.game_over and g.current == seat:
-        st = [0.0, 0.0, 0.0]
-        st[0 if g._bets[seat] is None else (2 if pending is not None else 1)] = 1
-        put("stage", st)
+        ones.append(OFFSETS["stage"][0] + (0 if g._bets[seat] is None else (2 if pending is not None else 1)))
     put("haggis_size", [len(g._haggis) / 8])
     put("misc", [1.0 if n == 3 else 0.0, g.round / 20, g.config.target / 350])
+    obs = np.zeros(OBS_DIM, np.float32)
+    obs[at] = vals
+    obs[ones] = 1
     return np.clip(obs, -OBS_BOUND, OBS_BOUND)
 
 
