@@ -41,9 +41,9 @@ def _outputs_text(cell) -> str:
     return "".join(parts)
 
 
-def test_the_four_notebooks_exist():
+def test_the_notebooks_exist():
     assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_strategy.ipynb", "03_agents.ipynb",
-                                          "04_scout_strategy.ipynb"]
+                                          "04_scout_strategy.ipynb", "05_haggis_strategy.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
