@@ -15,7 +15,8 @@ a :class:`GameAdapter` gives what is the game's own:
 
 Seers Catalog's adapter calls the learner's original code (:class:`train.selfplay.Actor` on the compiled
 Seers kernel, :func:`train.selfplay.teacher_samples`), unchanged; SCOUT's is in :mod:`train.scout_actor`
-(the compiled SCOUT kernel). Modules are imported on first use.
+(the compiled SCOUT kernel); Seals has no kernel and plays on its Python engine through the generic
+:class:`train.engine_actor.EngineActor`. Modules are imported on first use.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 #: Games the learner serves, by registry name (:data:`seers_env.games.GAMES`).
-LEARNER_GAMES = ("seers_catalog", "scout")
+LEARNER_GAMES = ("seers_catalog", "scout", "seals")
 
 
 class GameAdapter:
@@ -80,6 +81,13 @@ class GameAdapter:
     def seat_view(self, game, seat: int):
         """The game's view of ``seat`` in ``game`` (what :meth:`encode_state` reads)."""
         raise NotImplementedError
+
+    def new_game(self, config, seed: int):
+        """A new game of this table (``config``: :meth:`game_config`'s object) seeded with ``seed``
+        (:class:`train.engine_actor.EngineActor`)."""
+        from seers_env.games import game_spec
+
+        return game_spec(self.name).game_class()(config, seed=seed)
 
     def check_config(self, cfg) -> None:
         """Raise ``ValueError`` for a :class:`~train.selfplay.SelfPlayConfig` this game's actor cannot
@@ -226,7 +234,98 @@ class ScoutAdapter(GameAdapter):
         return scout_teacher_samples(cfg, samples, seed)
 
 
-_ADAPTER_CLASSES = {"seers_catalog": SeersCatalogAdapter, "scout": ScoutAdapter}
+#: Cards of the draw pile's top that :meth:`SealsAdapter.privileged` shows the critic.
+SEALS_PILE_CARDS = 8
+
+
+class SealsAdapter(GameAdapter):
+    """Seals: :mod:`seers_env.seals.features`, rollouts on the Python engine
+    (:class:`train.engine_actor.EngineActor`).
+
+    Privileged critic (training only): hands and the row are public in Seals (rules section 3 [ruling]);
+    the only hidden information is the pile's order, which decides who completes a set first, so the
+    critic sees the next :data:`SEALS_PILE_CARDS` cards of the pile, each as a one-hot colour (5) and
+    symbol (11), top card first (zeros past the pile's end): ``8 * 16 = 128`` values.
+
+    Reward scale: 2 Marks per unit (a round's winner typically lays down 1 to 4 Marks, so a round's reward
+    is mostly within [-2, 2]).
+    """
+
+    name = "seals"
+    title = "Seals"
+    reward_scale = 2.0
+    final_rounds = None  # the game's round counter (5 rounds, tie-breaks after)
+
+    def __init__(self):
+        from seers_env.seals.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM
+
+        self.state_dim, self.play_dim = STATE_DIM, PLAY_DIM
+        self.privileged_dim = SEALS_PILE_CARDS * 16
+        self.feature_version = f"seals-play-features-v{FEATURE_VERSION}"
+        self._heuristic = None
+
+    def game_config(self, n_players, artifact_deck):
+        from seers_env.seals.game import SealsConfig
+
+        if tuple(artifact_deck):
+            raise ValueError(f"artifact_deck={tuple(artifact_deck)!r}: Seals has no artifacts (use ())")
+        return SealsConfig(n_players=n_players)
+
+    def encode_state(self, view):
+        from seers_env.seals.features import encode_state
+
+        return encode_state(view)
+
+    def play_rows(self, view, legal, heuristic_prior):
+        """:func:`seers_env.seals.features.encode_plays` float32 ``(len(legal), PLAY_DIM)``, plus, when
+        ``heuristic_prior``, a last column with :meth:`agents.seals.SealsHeuristicAgent.scores` (takes:
+        its one-ply score; declarations: their Marks).
+
+        Raises:
+            ValueError: ``heuristic_prior`` and ``legal`` are not the seat's legal plays.
+        """
+        from seers_env.seals.features import encode_plays
+
+        rows = encode_plays(view, legal)
+        if not heuristic_prior:
+            return rows
+        if self._heuristic is None:
+            self._heuristic = self.heuristic()
+        scored = self._heuristic.scores(view)
+        if [p for _, p in scored] != list(legal):
+            raise ValueError(f"{len(legal)} plays given, not the seat's {len(scored)} legal plays: the "
+                             f"heuristic prior scores the seat's legal plays")
+        out = np.empty((len(rows), rows.shape[1] + 1), np.float32)
+        out[:, :-1] = rows
+        out[:, -1] = [s for s, _ in scored]
+        return out
+
+    def privileged(self, game, seat):
+        from seers_env.seals.cards import N_SYMBOLS
+
+        out = np.zeros(self.privileged_dim, np.float32)
+        for i, c in enumerate(game.pile[:SEALS_PILE_CARDS]):
+            out[16 * i + c // N_SYMBOLS] = 1.0
+            out[16 * i + 5 + c % N_SYMBOLS] = 1.0
+        return out
+
+    def seat_view(self, game, seat):
+        from seers_env.seals.view import SealsSeatView
+
+        return SealsSeatView(game, seat)
+
+    def actor(self, cfg, seed, net=None):
+        from .engine_actor import EngineActor
+
+        return EngineActor(cfg, seed, net)
+
+    def teacher_samples(self, cfg, samples, seed):
+        from .engine_actor import engine_teacher_samples
+
+        return engine_teacher_samples(cfg, samples, seed)
+
+
+_ADAPTER_CLASSES = {"seers_catalog": SeersCatalogAdapter, "scout": ScoutAdapter, "seals": SealsAdapter}
 _ADAPTERS: dict[str, GameAdapter] = {}
 
 

@@ -23,10 +23,11 @@ Big Two and SCOUT PPO agents; a privileged critic as in PerfectDou, Yang et al. 
 
 Every hyperparameter is a field of :class:`SelfPlayConfig` and a flag of ``seers train``.
 
-**Games.** The learner serves Seers Catalog and SCOUT (``SelfPlayConfig.game``); what is a game's own
-(its table, features, privileged critic input, heuristic, actor and warm start) comes from its adapter
+**Games.** The learner serves Seers Catalog, SCOUT and Seals (``SelfPlayConfig.game``); what is a game's
+own (its table, features, privileged critic input, heuristic, actor and warm start) comes from its adapter
 (:mod:`train.game_adapters`). Seers Catalog's path is the code of this module; SCOUT's actor plays on the
-compiled SCOUT kernel (:class:`train.scout_actor.ScoutActor`).
+compiled SCOUT kernel (:class:`train.scout_actor.ScoutActor`), Seals' on its Python engine
+(:class:`train.engine_actor.EngineActor`).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ class SelfPlayConfig:
         overlap: actor processes play the next rollout while the learner updates on the last one, so
             rollouts are one update behind the learner (as in IMPALA/APPO; PPO's ratio uses the
             behaviour policy's stored log-probabilities).
-        game: the game learned, ``"seers_catalog"`` or ``"scout"`` (:mod:`train.game_adapters`);
+        game: the game learned, ``"seers_catalog"``, ``"scout"`` or ``"seals"`` (:mod:`train.game_adapters`);
             :meth:`for_game` gives a game's default hyperparameters.
     """
 
@@ -229,7 +230,7 @@ class SelfPlayConfig:
         try:
             game_adapter(self.game)
         except TypeError:
-            raise bad("game", "a game name, 'seers_catalog' or 'scout'") from None
+            raise bad("game", "a game name, 'seers_catalog', 'scout' or 'seals'") from None
         if self.game != "seers_catalog" and tuple(self.artifact_deck) == tuple(DEFAULT_ARTIFACT_DECK):
             self.artifact_deck = ()  # the default deck of a game without artifacts
         if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):
@@ -280,6 +281,10 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     # at 3 players left the policy where it started (approx_kl 1e-6, a tie with the heuristic); at 3e-4 and
     # 256 they gave +8.4 +/-1.5 points per game over it
     "scout": {"hidden": 128, "embed": 64, "lr": 3e-4, "minibatch": 256, "decisions": 300_000},
+    # Seals: about 6 legal plays a decision and 60 features a play, so a small network; rollouts on the
+    # Python engine (train.engine_actor) in the learner's process, so the default run is a few minutes of
+    # one core
+    "seals": {"hidden": 64, "embed": 32, "lr": 3e-4, "minibatch": 256, "decisions": 60_000, "actors": 0},
 }
 
 

@@ -17,13 +17,13 @@ def _check_game(spec: str, game: str) -> None:
 
 
 #: Games the ``learned`` spec plays (:mod:`train.game_adapters`).
-LEARNED_GAMES = ("seers_catalog", "scout")
+LEARNED_GAMES = ("seers_catalog", "scout", "seals")
 
 
 def learned_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
     """``learned`` (the shipped model of ``game`` for the table: ``train/models/learned_<n>p.pt``,
-    SCOUT ``scout_learned_<n>p.pt``) or ``learned:<model.pt>``
-    (:class:`train.scoring_policy.LearnedAgent`), for Seers Catalog or SCOUT.
+    SCOUT ``scout_learned_<n>p.pt``, Seals ``seals_learned_<n>p.pt``) or ``learned:<model.pt>``
+    (:class:`train.scoring_policy.LearnedAgent`), for Seers Catalog, SCOUT or Seals.
 
     Raises:
         ValueError: no such file, a game the learner does not serve, or
@@ -31,7 +31,8 @@ def learned_agent(arg: str | None, seed: int | None = None, game: str = "seers_c
     """
     spec = "learned" + (f":{arg}" if arg else "")
     if game not in LEARNED_GAMES:
-        raise ValueError(f"agent spec {spec!r} plays {' and '.join(LEARNED_GAMES)}, not {game!r}")
+        raise ValueError(f"agent spec {spec!r} plays {', '.join(LEARNED_GAMES[:-1])} and {LEARNED_GAMES[-1]}, "
+                         f"not {game!r}")
     from .scoring_policy import LearnedAgent
 
     try:
@@ -80,7 +81,8 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     budget, _, path = (arg or "").partition(":")
     spec = "learned+search" + (f":{arg}" if arg else "")
     if game not in LEARNED_GAMES:
-        raise ValueError(f"agent spec {spec!r} plays {' and '.join(LEARNED_GAMES)}, not {game!r}")
+        raise ValueError(f"agent spec {spec!r} plays {', '.join(LEARNED_GAMES[:-1])} and {LEARNED_GAMES[-1]}, "
+                         f"not {game!r}")
     from .guided_search import GuidedSearchAgent, parse_budget
 
     kwargs = parse_budget(spec, budget)
