@@ -288,7 +288,7 @@ def test_untrained_residual_policy_plays_haggis_like_the_heuristic():
     learned = LearnedAgent((PlayScoringNet(cfg.net_config()), cfg.model_config()))
     heuristic = HaggisHeuristicAgent()
     game = HaggisGame(HaggisConfig(n_players=3, n_rounds=1), seed=21)
-    for _ in range(40):
+    for _ in range(20):
         if game.game_over:
             break
         view = HaggisSeatView(game, game.current)
@@ -323,7 +323,7 @@ def tiny_run(tmp_path_factory):
     """A tiny Haggis training run end to end (warm start, PPO, final tournament)."""
     from train.selfplay_run import run_selfplay
 
-    cfg = _tiny(2, decisions=40, imitation_samples=20, imitation_epochs=1)
+    cfg = _tiny(2, decisions=30, imitation_samples=10, imitation_epochs=1)
     return run_selfplay(cfg, out=str(tmp_path_factory.mktemp("runs")), name="tiny", final_games=1,
                         workers=1, echo=lambda _: None)
 
@@ -340,7 +340,7 @@ def _play(agents, n_players, seed):
 def test_a_tiny_haggis_run_writes_a_model_that_plays_legal_moves(tiny_run):
     net, mc = load_policy(tiny_run.model_path)
     assert (mc.game, mc.n_players, mc.artifact_deck, mc.feature_version) == ("haggis", 2, (), "haggis-play-features-v1")
-    assert tiny_run.summary["train_decisions"] >= 40 and "imitation_accuracy" in tiny_run.summary
+    assert tiny_run.summary["train_decisions"] >= 30 and "imitation_accuracy" in tiny_run.summary
     assert tiny_run.paired and tiny_run.paired[0]["baseline"] == "heuristic"
     agent = make_agent(f"learned:{tiny_run.model_path}", game="haggis")
     assert agent.game == "haggis"
