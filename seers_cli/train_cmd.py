@@ -30,7 +30,8 @@ _SCOUT: dict = {"hidden": 128, "embed": 64, "lr": 3e-4, "minibatch": 256, "decis
 #: Seals' own defaults (train.selfplay.GAME_DEFAULTS["seals"]; tests check they agree).
 _SEALS: dict = {"hidden": 64, "embed": 32, "lr": 3e-4, "minibatch": 256, "decisions": 60_000, "actors": 0}
 #: Haggis' own defaults (train.selfplay.GAME_DEFAULTS["haggis"]; tests check they agree).
-_HAGGIS: dict = {"hidden": 64, "embed": 32, "lr": 3e-4, "minibatch": 256, "decisions": 8_000, "actors": 0}
+_HAGGIS: dict = {"hidden": 64, "embed": 32, "lr": 1e-3, "minibatch": 64, "epochs": 4, "decisions": 8_000,
+                 "actors": 0}
 #: Deals of the final tournament of ``seers train`` per game (--final-games).
 FINAL_GAMES = {"seers_catalog": 400, "scout": 200, "seals": 200, "haggis": 200}
 LEARNER_GAMES = ("seers_catalog", "scout", "seals", "haggis")
