@@ -29,9 +29,12 @@ DEFAULT_EVAL_SPECS = ("random", "greedy", "heuristic")  # train.trainer.DEFAULT_
 _SCOUT: dict = {"hidden": 128, "embed": 64, "lr": 3e-4, "minibatch": 256, "decisions": 300_000}
 #: Seals' own defaults (train.selfplay.GAME_DEFAULTS["seals"]; tests check they agree).
 _SEALS: dict = {"hidden": 64, "embed": 32, "lr": 3e-4, "minibatch": 256, "decisions": 60_000, "actors": 0}
+#: Haggis' own defaults (train.selfplay.GAME_DEFAULTS["haggis"]; tests check they agree).
+_HAGGIS: dict = {"hidden": 64, "embed": 32, "lr": 1e-3, "minibatch": 64, "epochs": 4, "decisions": 8_000,
+                 "actors": 0}
 #: Deals of the final tournament of ``seers train`` per game (--final-games).
-FINAL_GAMES = {"seers_catalog": 400, "scout": 200, "seals": 200}
-LEARNER_GAMES = ("seers_catalog", "scout", "seals")
+FINAL_GAMES = {"seers_catalog": 400, "scout": 200, "seals": 200, "haggis": 200}
+LEARNER_GAMES = ("seers_catalog", "scout", "seals", "haggis")
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
 _RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
 
@@ -145,8 +148,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                  "play-scoring policy on Ray RLlib, one machine or a cluster "
                                  "(train/rllib_train.py; pip install -e '.[distributed]')."),
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game learned: seers_catalog, "
-                                 "scout or seals (SCOUT, Seals: their own defaults where a flag says so; "
-                                 "the other learners play Seers Catalog); haggis has no learner yet."),
+                                 "scout, seals or haggis (SCOUT, Seals, Haggis: their own defaults where a flag "
+                                 "says so; Haggis: one round per game; the other learners play Seers Catalog)."),
         players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
         minutes: float = typer.Option(None, metavar="MINUTES", rich_help_panel=SELFPLAY_RLLIB, help="Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
@@ -156,14 +159,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       f"decisions (rllib: environment steps), whatever the machine's speed "
                                       f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 minutes on 2 idle "
                                       f"cores, SCOUT {_SCOUT.get('decisions', _SELFPLAY.decisions):,}, Seals "
-                                      f"{_SEALS['decisions']:,}; rllib "
+                                      f"{_SEALS['decisions']:,}, Haggis {_HAGGIS['decisions']:,}; rllib "
                                       f"--minutes {_RLLIB_MINUTES:g})."),
         games_in_flight: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_ONLY, help=f"Games played in "
                                             f"lockstep by each actor (one batched forward pass per step; default "
                                             f"{_SELFPLAY.games_in_flight}, SCOUT "
                                             f"{_SCOUT.get('games_in_flight', _SELFPLAY.games_in_flight)})."),
         actors: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_ONLY, help=f"Rollout worker processes (0: in "
-                                   f"the learner's process; default {_SELFPLAY.actors}, Seals {_SEALS['actors']})."),
+                                   f"the learner's process; default {_SELFPLAY.actors}, Seals and Haggis {_SEALS['actors']})."),
         threads: int = typer.Option(_SELFPLAY.threads, metavar="N", rich_help_panel=SELFPLAY_ONLY, help="The learner's torch threads (0: the "
                                     "cores the actors leave, at least 1)."),
         precision: str = typer.Option(_SELFPLAY.precision, metavar="P", rich_help_panel=SELFPLAY_ONLY, help="The learner's forward passes: "

@@ -132,6 +132,7 @@ def test_help_defaults_shown_without_the_heavy_modules_agree_with_the_configs():
 
     assert cli._SCOUT == GAME_DEFAULTS["scout"]
     assert cli._SEALS == GAME_DEFAULTS["seals"]
+    assert cli._HAGGIS == GAME_DEFAULTS["haggis"]
     assert cli.LEARNER_GAMES == tuple(GAME_DEFAULTS)
     ppo, selfplay = TrainConfig(), SelfPlayConfig()
     for name, value in vars(cli._DEFAULTS).items():

@@ -376,7 +376,7 @@ def test_learned_spec_refuses_games_the_learner_does_not_serve(monkeypatch):
     from train.specs import learned_agent
 
     monkeypatch.setitem(games.GAMES, "other", games.GAMES["scout"])
-    with pytest.raises(ValueError, match="plays seers_catalog, scout and seals, not 'other'"):
+    with pytest.raises(ValueError, match="plays seers_catalog, scout, seals and haggis, not 'other'"):
         learned_agent(None, game="other")
 
 

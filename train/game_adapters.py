@@ -16,7 +16,7 @@ a :class:`GameAdapter` gives what is the game's own:
 Seers Catalog's adapter calls the learner's original code (:class:`train.selfplay.Actor` on the compiled
 Seers kernel, :func:`train.selfplay.teacher_samples`), unchanged; SCOUT's is in :mod:`train.scout_actor`
 (the compiled SCOUT kernel); Seals has no kernel and plays on its Python engine through the generic
-:class:`train.engine_actor.EngineActor`. Modules are imported on first use.
+:class:`train.engine_actor.EngineActor`, as Haggis. Modules are imported on first use.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 #: Games the learner serves, by registry name (:data:`seers_env.games.GAMES`).
-LEARNER_GAMES = ("seers_catalog", "scout", "seals")
+LEARNER_GAMES = ("seers_catalog", "scout", "seals", "haggis")
 
 
 class GameAdapter:
@@ -325,7 +325,105 @@ class SealsAdapter(GameAdapter):
         return engine_teacher_samples(cfg, samples, seed)
 
 
-_ADAPTER_CLASSES = {"seers_catalog": SeersCatalogAdapter, "scout": ScoutAdapter, "seals": SealsAdapter}
+class HaggisAdapter(GameAdapter):
+    """Haggis: :mod:`seers_env.haggis.features`, rollouts on the Python engine
+    (:class:`train.engine_actor.EngineActor`). The learner scores whole plays (the engine's
+    :meth:`~seers_env.haggis.game.HaggisGame.legal_plays`: the three bets, section 7 [ruling], or the pass
+    and every (cards, shape) combination), not the AEC environment's staged actions.
+
+    Table: one round per game (``HaggisConfig(n_rounds=1)``) unless ``n_rounds`` is given: each round is
+    scored on its own (the reward is the round's score difference), and a game to 350 points would only
+    add rounds of the same kind; the final tournament of ``seers train`` plays ``--rounds 1`` too.
+
+    Privileged critic (training only): the hidden cards, per other relative seat (1, 2; slot 2 zero with
+    2 players) its number cards by id (45) and their count per rank / 5 (9), then the Haggis by id (45):
+    ``2 * 54 + 45 = 153`` values.
+
+    Reward scale: 20 points per unit (a round hands out 36 or 50 card points plus going-out points of
+    5 per card and bets of 15 or 30, so a round's score difference is mostly within [-3, 3] units).
+    """
+
+    name = "haggis"
+    title = "Haggis"
+    reward_scale = 20.0
+    final_rounds = 1
+
+    def __init__(self, n_rounds: int = 1):
+        from seers_env.haggis.features import FEATURE_VERSION, PLAY_DIM, STATE_DIM
+
+        self.state_dim, self.play_dim = STATE_DIM, PLAY_DIM
+        self.privileged_dim = 2 * 54 + 45
+        self.feature_version = f"haggis-play-features-v{FEATURE_VERSION}"
+        self.n_rounds = n_rounds
+        self._heuristic = None
+
+    def game_config(self, n_players, artifact_deck):
+        from seers_env.haggis.game import HaggisConfig
+
+        if tuple(artifact_deck):
+            raise ValueError(f"artifact_deck={tuple(artifact_deck)!r}: Haggis has no artifacts (use ())")
+        return HaggisConfig(n_players=n_players, n_rounds=self.n_rounds)
+
+    def encode_state(self, view):
+        from seers_env.haggis.features import encode_state
+
+        return encode_state(view)
+
+    def play_rows(self, view, legal, heuristic_prior):
+        """:func:`seers_env.haggis.features.encode_plays` float32 ``(len(legal), PLAY_DIM)``, plus, when
+        ``heuristic_prior``, a last column with :meth:`agents.haggis.HaggisHeuristicAgent.scores` (bets: 1
+        for its bet, else 0; combinations: its score, going out +100).
+
+        Raises:
+            ValueError: ``heuristic_prior`` and ``legal`` are not the seat's legal plays.
+        """
+        from seers_env.haggis.features import encode_plays
+
+        rows = encode_plays(view, legal)
+        if not heuristic_prior:
+            return rows
+        if self._heuristic is None:
+            self._heuristic = self.heuristic()
+        scored = self._heuristic.scores(view)
+        if len(scored) != len(legal) or any(p != q for (_, p), q in zip(scored, legal)):
+            raise ValueError(f"{len(legal)} plays given, not the seat's {len(scored)} legal plays: the "
+                             f"heuristic prior scores the seat's legal plays")
+        out = np.empty((len(rows), rows.shape[1] + 1), np.float32)
+        out[:, :-1] = rows
+        out[:, -1] = [s for s, _ in scored]
+        return out
+
+    def privileged(self, game, seat):
+        from seers_env.haggis.features import number_matrix
+
+        out = np.zeros(self.privileged_dim, np.float32)
+        n = game.n_players
+        for r in range(1, n):
+            m = number_matrix(game.hand((seat + r) % n))
+            o = 54 * (r - 1)
+            out[o:o + 45] = m.reshape(-1)
+            out[o + 45:o + 54] = m.sum(0) / 5.0
+        out[108:] = number_matrix(game.haggis).reshape(-1)
+        return out
+
+    def seat_view(self, game, seat):
+        from seers_env.haggis.view import HaggisSeatView
+
+        return HaggisSeatView(game, seat)
+
+    def actor(self, cfg, seed, net=None):
+        from .engine_actor import EngineActor
+
+        return EngineActor(cfg, seed, net)
+
+    def teacher_samples(self, cfg, samples, seed):
+        from .engine_actor import engine_teacher_samples
+
+        return engine_teacher_samples(cfg, samples, seed)
+
+
+_ADAPTER_CLASSES = {"seers_catalog": SeersCatalogAdapter, "scout": ScoutAdapter, "seals": SealsAdapter,
+                    "haggis": HaggisAdapter}
 _ADAPTERS: dict[str, GameAdapter] = {}
 
 

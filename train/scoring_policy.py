@@ -524,7 +524,8 @@ def net_from_state(cfg: NetConfig, state: dict, source: str) -> PlayScoringNet:
 
 
 #: Folder of the models shipped with the package, one per game and player count: ``learned_<n>p.pt``
-#: (Seers Catalog), ``scout_learned_<n>p.pt`` (SCOUT), ``seals_learned_<n>p.pt`` (Seals).
+#: (Seers Catalog), ``scout_learned_<n>p.pt`` (SCOUT), ``seals_learned_<n>p.pt`` (Seals), ``haggis_learned_<n>p.pt``
+#: (Haggis).
 SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 #: The game of a model when none is named.
 DEFAULT_GAME = "seers_catalog"

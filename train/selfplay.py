@@ -23,10 +23,10 @@ Big Two and SCOUT PPO agents; a privileged critic as in PerfectDou, Yang et al. 
 
 Every hyperparameter is a field of :class:`SelfPlayConfig` and a flag of ``seers train``.
 
-**Games.** The learner serves Seers Catalog, SCOUT and Seals (``SelfPlayConfig.game``); what is a game's
+**Games.** The learner serves Seers Catalog, SCOUT, Seals and Haggis (``SelfPlayConfig.game``); what is a game's
 own (its table, features, privileged critic input, heuristic, actor and warm start) comes from its adapter
 (:mod:`train.game_adapters`). Seers Catalog's path is the code of this module; SCOUT's actor plays on the
-compiled SCOUT kernel (:class:`train.scout_actor.ScoutActor`), Seals' on its Python engine
+compiled SCOUT kernel (:class:`train.scout_actor.ScoutActor`), Seals' and Haggis' on their Python engines
 (:class:`train.engine_actor.EngineActor`).
 """
 
@@ -128,7 +128,8 @@ class SelfPlayConfig:
         overlap: actor processes play the next rollout while the learner updates on the last one, so
             rollouts are one update behind the learner (as in IMPALA/APPO; PPO's ratio uses the
             behaviour policy's stored log-probabilities).
-        game: the game learned, ``"seers_catalog"``, ``"scout"`` or ``"seals"`` (:mod:`train.game_adapters`);
+        game: the game learned, ``"seers_catalog"``, ``"scout"``, ``"seals"`` or ``"haggis"``
+            (:mod:`train.game_adapters`);
             :meth:`for_game` gives a game's default hyperparameters.
     """
 
@@ -230,7 +231,7 @@ class SelfPlayConfig:
         try:
             game_adapter(self.game)
         except TypeError:
-            raise bad("game", "a game name, 'seers_catalog', 'scout' or 'seals'") from None
+            raise bad("game", "a game name, 'seers_catalog', 'scout', 'seals' or 'haggis'") from None
         if self.game != "seers_catalog" and tuple(self.artifact_deck) == tuple(DEFAULT_ARTIFACT_DECK):
             self.artifact_deck = ()  # the default deck of a game without artifacts
         if not (number(self.baseline_seats) and 0 <= self.baseline_seats < 1):
@@ -285,6 +286,13 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     # Python engine (train.engine_actor) in the learner's process, so the default run is a few minutes of
     # one core
     "seals": {"hidden": 64, "embed": 32, "lr": 3e-4, "minibatch": 256, "decisions": 60_000, "actors": 0},
+    # Haggis: rollouts on the Python engine in the learner's process (listing a 17-card lead's plays takes
+    # tens of ms), so the default run is a few minutes of one core; a small network. Rollouts are slow, so
+    # more and larger Adam steps per sample: at lr 3e-4, minibatch 256, 3 epochs, 11,000 decisions left
+    # the policy where the prior put it (approx_kl 7e-9); at 1e-3, 64, 4 epochs it moves (approx_kl 1e-3;
+    # docs/models_haggis.md)
+    "haggis": {"hidden": 64, "embed": 32, "lr": 1e-3, "minibatch": 64, "epochs": 4, "decisions": 8_000,
+               "actors": 0},
 }
 
 

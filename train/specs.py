@@ -17,13 +17,14 @@ def _check_game(spec: str, game: str) -> None:
 
 
 #: Games the ``learned`` spec plays (:mod:`train.game_adapters`).
-LEARNED_GAMES = ("seers_catalog", "scout", "seals")
+LEARNED_GAMES = ("seers_catalog", "scout", "seals", "haggis")
 
 
 def learned_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
     """``learned`` (the shipped model of ``game`` for the table: ``train/models/learned_<n>p.pt``,
-    SCOUT ``scout_learned_<n>p.pt``, Seals ``seals_learned_<n>p.pt``) or ``learned:<model.pt>``
-    (:class:`train.scoring_policy.LearnedAgent`), for Seers Catalog, SCOUT or Seals.
+    SCOUT ``scout_learned_<n>p.pt``, Seals ``seals_learned_<n>p.pt``, Haggis ``haggis_learned_<n>p.pt``) or
+    ``learned:<model.pt>`` (:class:`train.scoring_policy.LearnedAgent`), for Seers Catalog, SCOUT, Seals or
+    Haggis.
 
     Raises:
         ValueError: no such file, a game the learner does not serve, or

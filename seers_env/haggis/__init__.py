@@ -5,8 +5,9 @@ Modules: :mod:`~seers_env.haggis.cards` (card ids, points, setup), :mod:`~seers_
 (every [ruling]), :mod:`~seers_env.haggis.plays` (:class:`HaggisPlay`), :mod:`~seers_env.haggis.moves`
 (combinations, beating, legal plays and their order), :mod:`~seers_env.haggis.game`
 (:class:`HaggisGame`, :class:`HaggisConfig`), :mod:`~seers_env.haggis.view` (:class:`HaggisSeatView`, the
-determinizer). For the PettingZoo environment (:mod:`seers_env.haggis_v0`):
-:mod:`~seers_env.haggis.actions`, :mod:`~seers_env.haggis.observation`, :mod:`~seers_env.haggis.render`.
+determinizer), :mod:`~seers_env.haggis.features` (the play-scoring learner's features). For the PettingZoo
+environment (:mod:`seers_env.haggis_v0`): :mod:`~seers_env.haggis.actions`,
+:mod:`~seers_env.haggis.observation`, :mod:`~seers_env.haggis.render`.
 Importing this package imports numpy only (no RL library).
 """
 
