@@ -273,5 +273,5 @@ def test_spec_refuses_games_without_a_learner(search_spec, monkeypatch):
 
     monkeypatch.setattr(agent_specs, "game_spec", lambda name: None)  # a registered game the learner lacks
     assert "seers_catalog" in games.GAMES
-    with pytest.raises(ValueError, match="plays seers_catalog, scout and seals, not 'chess'"):
+    with pytest.raises(ValueError, match="plays seers_catalog, scout, seals and haggis, not 'chess'"):
         make_agent("learned+search:5", game="chess")

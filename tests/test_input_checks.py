@@ -241,7 +241,8 @@ def test_any_junk_in_a_saved_game_or_log_is_a_type_or_value_error():
 
 
 @pytest.mark.parametrize("game, agents, words", [
-    ("haggis", "learned,heuristic", "'learned' plays seers_catalog, scout and seals, not 'haggis'"),
+    ("seals", "learned,heuristic", "no shipped Seals play-scoring model"),
+    ("haggis", "learned:train/models/scout_learned_2p.pt,heuristic", "trained for SCOUT"),
     ("scout", "learned:train/models/learned_4p.pt,heuristic", "trained for Seers Catalog"),
     ("seals", "ismcts:abc,heuristic", "ismcts:abc"),
 ])

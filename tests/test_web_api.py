@@ -462,8 +462,12 @@ def test_agent_errors_list_only_specs_the_page_accepts(client):
     except (ValueError, OSError, ImportError, RuntimeError):
         pass  # no shipped model here: only the unknown spec
     else:
-        bodies += [{"mode": "watch", "players": 2, "agents": ["learned"]},
-                   {"mode": "watch", "players": 3, "agents": ["learned"], "artifacts": False}]
+        from train.scoring_policy import shipped_player_counts
+
+        counts = shipped_player_counts()
+        missing = [n for n in (2, 3, 4, 5) if n not in counts]
+        bodies += [{"mode": "watch", "players": missing[0], "agents": ["learned"]},
+                   {"mode": "watch", "players": 3, "agents": ["learned"], "artifacts": False}] if missing else []
     for body in bodies:
         r = client.post("/api/games", json=body)
         error = r.json()["error"]
@@ -479,7 +483,8 @@ def test_agent_errors_list_only_specs_the_page_accepts(client):
                 raise AssertionError(f"{error!r} offers {spec!r}, which the page refuses: {err.message}")
     if len(bodies) > 1:
         r = client.post("/api/games", json=bodies[1])
-        assert "the shipped learned models play at tables of 3 or 4 players" in r.json()["error"]
+        shipped = " or ".join(", ".join(map(str, counts)).rsplit(", ", 1))
+        assert f"the shipped learned models play at tables of {shipped} players" in r.json()["error"]
 
 
 def test_history_reads_as_text(client):
