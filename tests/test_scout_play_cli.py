@@ -40,7 +40,8 @@ def _flat(text: str) -> str:
 def _wide(out: str) -> list[str]:
     """Lines over 80 columns, menu entries, moves and file names aside (a terminal wraps those)."""
     return [ln for ln in out.splitlines()
-            if len(ln) > 80 and not re.match(r"^(  \[\s*\d+\] |player \d |Hands: |Game log saved)", ln)]
+            if len(ln) > 80 and not re.match(r"^(  \[\s*\d+\] |player \d |Hands: |Game log saved)", ln)
+            and max(map(len, ln.split()), default=0) <= 60]  # a long file path cannot be wrapped
 
 
 def _simulate(n_players: int, seed: int, spec: str, seat: int = 0) -> ScoutGame:
