@@ -241,7 +241,7 @@ def test_a_game_to_the_target_and_ismcts_agents(client):
     ({"agents": ["ppo:/etc/passwd"]}, "the server reads no file path"),
     ({"agents": ["ismcts:100000"]}, "use 1..500 iterations per move"),
     ({"agents": ["wizard"]}, "unknown agent spec 'wizard'"),
-    ({"agents": ["learned"]}, "learned"),
+    ({"agents": ["learned:train/models/haggis_learned_3p.pt"]}, "learned"),  # the server reads no path
     ({"agents": ["random", "random", "random"]}, "2 agent seats need 2 agent specs"),
     ({"agents": "random!"}, "unknown agent spec"),
     ({"seed": -1}, "seed=-1 must be an integer"),
