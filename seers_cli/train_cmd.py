@@ -62,7 +62,8 @@ _COMMON_FLAGS = {"n_players": "--players", "n_rounds": "--rounds", "artifact_dec
 SELFPLAY_FLAGS = {**_COMMON_FLAGS, "game": "--game", "decisions": "--decisions", "games_in_flight": "--games-in-flight",
                   "actors": "--actors", "threads": "--threads", "precision": "--precision", "lr": "--learning-rate",
                   "ent_coef": "--ent-coef", "teacher": "--teacher", "imitation_samples": "--imitation-samples",
-                  "imitation_epochs": "--imitation-epochs", "init_model": "--init-model"}
+                  "imitation_epochs": "--imitation-epochs", "init_model": "--init-model",
+                  "others_weight": "--reward-others"}
 PPO_FLAGS = {**_COMMON_FLAGS, "total_timesteps": "--steps", "n_envs": "--envs", "vec_env": "--vec-env",
              "opponents": "--opponents", "net_arch": "--net", "learning_rate": "--learning-rate",
              "n_steps": "--n-steps", "batch_size": "--batch-size", "n_epochs": "--epochs",
@@ -185,6 +186,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         hidden: int = typer.Option(None, metavar="WIDTH", rich_help_panel=SELFPLAY_RLLIB, help=f"Hidden layer width (default "
                                    f"{_SELFPLAY.hidden}, SCOUT {_SCOUT.get('hidden', _SELFPLAY.hidden)}; the state "
                                    f"embedding is half of it for SCOUT)."),
+        reward_others: float = typer.Option(1.0, metavar="WEIGHT", rich_help_panel=SELFPLAY_ONLY, help="Weight of the other "
+                                            "seats' mean round score in the reward: 1 (default) a seat's score minus "
+                                            "the others' mean; 0 its own points only (no credit for denying)."),
         init_model: str = typer.Option("", metavar="FILE", rich_help_panel=SELFPLAY_ONLY, help="Start from this model file (runs/<run>/model.pt, "
                                        "same players and deck) instead of the heuristic-residual start."),
         teacher: str = typer.Option(None, metavar="SPEC", rich_help_panel=SELFPLAY_PPO, help="Agent cloned by the warm start: heuristic (selfplay "
@@ -311,7 +315,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 minibatch=minibatch, clip=clip, ent_coef=ent_coef, baseline_seats=baseline_seats,
                 baseline=baseline, teacher=teacher, imitation_samples=imitation_samples,
                 imitation_epochs=imitation_epochs, hidden=hidden, init_model=init_model, out=out, name=name,
-                final_games=final_games, eval_agents=eval_agents, workers=workers, force=force)
+                final_games=final_games, eval_agents=eval_agents, workers=workers, force=force,
+                reward_others=reward_others)
             return
         learning_rate = _DEFAULTS.learning_rate if learning_rate is None else learning_rate
         epochs = _DEFAULTS.n_epochs if epochs is None else epochs
@@ -366,7 +371,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                         lr, epochs,
                         minibatch, clip, ent_coef, baseline_seats, baseline, teacher, imitation_samples,
                         imitation_epochs, hidden, init_model, out, name, final_games, eval_agents, workers,
-                        force) -> None:
+                        force, reward_others=1.0) -> None:
         from agents.tournament import print_table
         from seers_env import DEFAULT_ARTIFACT_DECK
 
@@ -382,7 +387,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 ent_coef=ent_coef, baseline_seats=baseline_seats, baseline=baseline,
                 teacher=teacher, imitation_samples=imitation_samples, imitation_epochs=imitation_epochs,
                 hidden=hidden, embed=None if hidden is None or game == "seers_catalog" else max(1, hidden // 2),
-                threads=threads, precision=precision, init_model=init_model)
+                threads=threads, precision=precision, init_model=init_model, others_weight=reward_others)
             specs = tuple(s.strip() for s in (eval_agents or "heuristic").split(",") if s.strip())
             result = run_selfplay(cfg, out=out, name=name,
                                   final_games=FINAL_GAMES[game] if final_games is None else final_games,

@@ -104,7 +104,7 @@ def test_train_options_are_grouped_by_the_learners_that_read_them():
     assert set(sections["Options of selfplay and rllib"]) == {
         "--minutes", "--decisions", "--minibatch", "--clip", "--ent-coef", "--baseline-seats", "--baseline", "--hidden"}
     assert set(sections["Options of selfplay only"]) == {"--games-in-flight", "--actors", "--threads", "--precision",
-                                                         "--init-model"}
+                                                         "--init-model", "--reward-others"}
     assert set(sections["Options of selfplay and maskable-ppo"]) == {
         "--teacher", "--imitation-samples", "--imitation-epochs", "--imitation-teacher"}
     assert {"--steps", "--opponents", "--resume", "--progress"} <= set(sections["Options of maskable-ppo only"])

@@ -76,7 +76,7 @@ class EngineActor:
         from .selfplay import _Rollout, forward_stacked
 
         cfg, net, a = self.cfg, self.net, self.adapter
-        out = _Rollout(self.reward_scale)
+        out = _Rollout(self.reward_scale, self.cfg.others_weight)
         baseline = self._baseline_seats(len(self.games))
         active = list(range(len(self.games)))
         while active:
@@ -141,12 +141,12 @@ def engine_teacher_samples(cfg, samples: int, seed: int):
     """
     from agents.specs import make_agent
 
-    from .selfplay import Batch
+    from .selfplay import Batch, round_reward
 
     a = cfg.adapter()
     rng = np.random.default_rng(seed)
     teacher = make_agent(cfg.teacher, seed=int(rng.integers(2**31)), game=cfg.game)
-    n, scale, config = cfg.n_players, a.reward_scale, cfg.game_config()
+    scale, config = a.reward_scale, cfg.game_config()
     states, hidden, plays, actions, owner = [], [], [], [], []
     rewards: list[float] = []
     round_start = 0
@@ -168,9 +168,8 @@ def engine_teacher_samples(cfg, samples: int, seed: int):
             game.apply(play)
             if game.round != before or game.game_over:
                 scores = game.round_scores[-1]
-                tot = sum(scores)
                 for i in range(round_start, len(actions)):
-                    rewards[i] = (scores[owner[i]] - (tot - scores[owner[i]]) / (n - 1)) / scale
+                    rewards[i] = round_reward(scores, owner[i], scale, cfg.others_weight)
                 round_start = len(actions)
     k = round_start  # only decisions of finished rounds (their reward is known)
     offsets = np.zeros(k + 1, np.int64)

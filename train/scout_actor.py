@@ -238,7 +238,7 @@ class ScoutActor:
 
         cfg, net, k = self.cfg, self.net, self.kernel
         n_games = cfg.games_in_flight
-        out = _Rollout(self.reward_scale)
+        out = _Rollout(self.reward_scale, self.cfg.others_weight)
         baseline = self._baseline_seats(n_games)
         active = list(range(n_games))
         while active:

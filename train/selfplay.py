@@ -57,6 +57,16 @@ from .scoring_policy import (NetConfig, PlayScoringNet, hidden_hands, model_conf
 REWARD_SCALE = 10.0  # points per reward unit
 
 
+def round_reward(scores, seat: int, scale: float, others_weight: float = 1.0) -> float:
+    """A seat's reward for one round: its score minus ``others_weight`` times the mean of the others'
+    scores (rules section 5 ranks seats by score, so 1.0 is the zero-sum advantage; 0.0 rewards the
+    seat's own points only, without credit for points it denies), divided by ``scale`` (points per
+    reward unit). ``scores``: one number per seat (at least 2)."""
+    n = len(scores)
+    own = float(scores[seat])
+    return (own - others_weight * (float(sum(scores)) - own) / (n - 1)) / scale
+
+
 DEFAULT_DECISIONS = 420_000
 """The default PPO budget of ``seers train``, in training decisions (about 4 minutes on 2 idle cores;
 the learner's PPO update, not the actors, sets the pace)."""
@@ -103,6 +113,8 @@ class SelfPlayConfig:
         gamma: discount per decision (within a round).
         gae_lambda: GAE lambda.
         max_grad_norm: gradient clipping norm.
+        others_weight: weight of the other seats' mean round score in the reward
+            (:func:`round_reward`): 1.0 (default) the zero-sum advantage, 0.0 a seat's own points only.
         baseline_seats: fraction of seats (per game and round) played by ``baseline`` instead of the
             policy; their decisions are not trained on.
         baseline: agent spec of those seats.
@@ -149,6 +161,7 @@ class SelfPlayConfig:
     gamma: float = 1.0
     gae_lambda: float = 0.95
     max_grad_norm: float = 0.5
+    others_weight: float = 1.0
     baseline_seats: float = 0.5
     baseline: str = "heuristic"
     teacher: str = "heuristic"
@@ -242,7 +255,7 @@ class SelfPlayConfig:
         for name in ("ent_coef", "vf_coef", "max_grad_norm"):
             if not (number(getattr(self, name)) and getattr(self, name) >= 0):
                 raise bad(name, "a number >= 0")
-        for name in ("gamma", "gae_lambda"):
+        for name in ("gamma", "gae_lambda", "others_weight"):
             if not (number(getattr(self, name)) and 0 <= getattr(self, name) <= 1):
                 raise bad(name, "a number in [0, 1]")
         self.game_config()  # players and deck
@@ -481,7 +494,7 @@ class Actor:
 
     def collect(self) -> Batch:
         """Play every game to the end of its current round; return the policy seats' decisions."""
-        out = _Rollout()
+        out = _Rollout(REWARD_SCALE, self.cfg.others_weight)
         if self.on_kernel:
             self._collect_kernel(out)
         else:
@@ -600,8 +613,9 @@ class Actor:
 class _Rollout:
     """The decisions of one :meth:`Actor.collect`, as lists, and each seat's latest decision per game."""
 
-    def __init__(self, reward_scale: float = REWARD_SCALE):
+    def __init__(self, reward_scale: float = REWARD_SCALE, others_weight: float = 1.0):
         self.reward_scale = reward_scale
+        self.others_weight = others_weight
         self.states, self.hidden, self.plays, self.actions, self.logps, self.values = [], [], [], [], [], []
         self.rewards: list[float] = []
         self.done: list[bool] = []
@@ -625,15 +639,13 @@ class _Rollout:
         self.traj.append(self.traj_id[key])
 
     def book(self, g: int, scores: list[int]) -> None:
-        """Round scores of game ``g``: each seat's reward (its score minus the others' mean, rules section 5,
-        / the reward scale, :data:`REWARD_SCALE` by default) on its last decision of the round, which ends
-        its episode."""
-        n = len(scores)
-        total = sum(scores)
-        for seat in range(n):
+        """Round scores of game ``g``: each seat's reward (:func:`round_reward`: its score minus the
+        others' mean times ``others_weight``, / the reward scale, :data:`REWARD_SCALE` by default) on its
+        last decision of the round, which ends its episode."""
+        for seat in range(len(scores)):
             i = self.last.pop((g, seat), None)
             if i is not None:
-                self.rewards[i] += (scores[seat] - (total - scores[seat]) / (n - 1)) / self.reward_scale
+                self.rewards[i] += round_reward(scores, seat, self.reward_scale, self.others_weight)
                 self.done[i] = True
 
     def batch(self, net: PlayScoringNet) -> Batch:
@@ -758,10 +770,8 @@ def seers_teacher_samples(cfg: SelfPlayConfig, samples: int, seed: int) -> Batch
             result = game.apply(play)
             if result.round_scores is not None:
                 sc = result.round_scores
-                n = len(sc)
-                tot = sum(sc)
                 for i in range(round_start, len(actions)):
-                    rewards[i] = (sc[owner[i]] - (tot - sc[owner[i]]) / (n - 1)) / REWARD_SCALE
+                    rewards[i] = round_reward(sc, owner[i], REWARD_SCALE, cfg.others_weight)
                 round_start = len(actions)
     k = round_start  # only decisions of finished rounds (their reward is known)
     offsets = np.zeros(k + 1, np.int64)
