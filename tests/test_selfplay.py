@@ -123,10 +123,19 @@ def test_shipped_models_play_only_legal_plays_at_their_player_counts():
         assert mc.n_players == n
         game = _play_game([make_agent("learned")] + [make_agent("heuristic")] * (n - 1), n, seed=4)
         assert game.game_over and len(game.round_scores) == 4
-    missing = [n for n in (2, 3, 4, 5) if n not in counts]
-    if missing:
-        with pytest.raises(ModelConfigError, match="no shipped play-scoring model"):
-            make_agent("learned").check_use(missing[0], GameConfig().artifact_deck)
+
+
+def test_learned_refuses_a_table_without_a_shipped_model(tmp_path, monkeypatch):
+    import shutil
+
+    import train.scoring_policy as scoring_policy
+    from agents import make_agent
+
+    shutil.copy(shipped_model_path(4), tmp_path / "learned_4p.pt")
+    monkeypatch.setattr(scoring_policy, "SHIPPED_DIR", str(tmp_path))
+    assert shipped_player_counts() == [4]
+    with pytest.raises(ModelConfigError, match=r"no shipped play-scoring model for 5 players"):
+        make_agent("learned").check_use(5, GameConfig().artifact_deck)
 
 
 def test_untrained_residual_policy_plays_exactly_like_the_heuristic():
