@@ -103,3 +103,24 @@ def page(browser):
     """A new 1280x800 page; its test fails on any JavaScript error the page raised."""
     with new_page(browser) as pg:
         yield pg
+
+
+@pytest.fixture
+def shipped_only(tmp_path, monkeypatch):
+    """``shipped_only(4, game="seers_catalog")``: points ``train.scoring_policy.SHIPPED_DIR`` at a new
+    folder holding only the shipped models of those player counts, so a test of a missing count holds
+    whichever counts the project ships. Returns the folder."""
+    import shutil
+
+    import train.scoring_policy as scoring_policy
+
+    def only(*counts: int, game: str = "seers_catalog"):
+        folder = tmp_path / "shipped_only"
+        folder.mkdir(exist_ok=True)
+        for n in counts:
+            path = scoring_policy.shipped_model_path(n, game)
+            shutil.copy(path, folder / os.path.basename(path))
+        monkeypatch.setattr(scoring_policy, "SHIPPED_DIR", str(folder))
+        return folder
+
+    return only

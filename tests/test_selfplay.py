@@ -125,14 +125,10 @@ def test_shipped_models_play_only_legal_plays_at_their_player_counts():
         assert game.game_over and len(game.round_scores) == 4
 
 
-def test_learned_refuses_a_table_without_a_shipped_model(tmp_path, monkeypatch):
-    import shutil
-
-    import train.scoring_policy as scoring_policy
+def test_learned_refuses_a_table_without_a_shipped_model(shipped_only):
     from agents import make_agent
 
-    shutil.copy(shipped_model_path(4), tmp_path / "learned_4p.pt")
-    monkeypatch.setattr(scoring_policy, "SHIPPED_DIR", str(tmp_path))
+    shipped_only(4)
     assert shipped_player_counts() == [4]
     with pytest.raises(ModelConfigError, match=r"no shipped play-scoring model for 5 players"):
         make_agent("learned").check_use(5, GameConfig().artifact_deck)

@@ -128,7 +128,7 @@ def test_bench_json_is_strict_and_machine_readable(tmp_path, bench):
             assert doudizhu["plays_ratio"] == plays["plays_per_s"] / doudizhu["steps_per_s"]
 
 
-def test_bench_train_json(tmp_path, monkeypatch):
+def test_bench_train_json(tmp_path, monkeypatch, shipped_only):
     """The training bench's JSON side (the timed training itself is replaced by a stand-in)."""
     import train.bench
 
@@ -180,14 +180,7 @@ def test_bench_train_json(tmp_path, monkeypatch):
     assert actor_calls == [(False, shipped_model_path(4)), (True, shipped_model_path(4))]  # --model honoured
     data = _strict(actor)
     assert data["settings"]["model"] == shipped_model_path(4) and data["results"][1]["ratio"] == 2.0
-    import shutil
-
-    import train.scoring_policy as scoring_policy
-
-    only_4p = tmp_path / "only_4p"  # a folder of shipped models without a 5-player one
-    only_4p.mkdir()
-    shutil.copy(shipped_model_path(4), only_4p / "learned_4p.pt")
-    monkeypatch.setattr(scoring_policy, "SHIPPED_DIR", str(only_4p))
+    shipped_only(4)  # a folder of shipped models without a 5-player one
     for bad, says in ((["--model", "shipped", "--players", "5"], "no shipped model"),
                       (["--model", str(tmp_path / "none.pt")], "no such file")):
         refused = runner.invoke(app, ["bench", "train", "--seconds", "1", "--algo", "actor", *bad])
