@@ -225,7 +225,8 @@ def test_guided_search_plays_scout_with_a_scout_model():
         agent.act(SeatView(g, g.current))  # a Seers Catalog view
 
 
-def test_guided_search_refuses_a_table_its_model_was_not_trained_for():
+def test_guided_search_refuses_a_table_its_model_was_not_trained_for(shipped_only):
+    shipped_only(3, 4)  # a folder of shipped models without a 5-player one
     agent = GuidedSearchAgent(iterations=3, seed=0)
     with pytest.raises(ValueError, match="5 players"):
         agent.check_use(5, GameConfig(n_players=5).artifact_deck)
