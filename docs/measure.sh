@@ -17,6 +17,8 @@ run() {
 }
 run eval --agents learned,heuristic,heuristic,heuristic --games 200 --seed 7 --baseline heuristic --seat-baseline heuristic
 run eval --agents learned,heuristic,heuristic --games 200 --seed 7 --baseline heuristic --seat-baseline heuristic
+run eval --agents learned,heuristic --games 200 --seed 7 --baseline heuristic --seat-baseline heuristic
+run eval --agents learned,heuristic,heuristic,heuristic,heuristic --games 200 --seed 7 --baseline heuristic --seat-baseline heuristic
 run eval --game scout --agents heuristic,greedy --games 100 --seed 7 --baseline greedy
 run eval --game scout --agents heuristic,greedy,random --games 100 --seed 7 --baseline greedy
 run eval --game scout --agents heuristic,greedy,random,random --games 100 --seed 7 --baseline greedy
