@@ -108,8 +108,12 @@ def final_table_header(vs: str, tournament) -> tuple[str, tuple[str, ...]]:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 
     title = f"Learned agent vs {vs}: {n(t.deals, 'deal')} x {n(t.n_players, 'seat rotation')}"
+    from agents.tournament import rounds_text
+
+    length = rounds_text(t.game, t.n_rounds)
+    length = f"of {length}" if length[0].isdigit() else ("with " if t.game == "seals" else "played ") + length
     note = (f"deals: seed {t.seed}, the final tournament's own, never used in training; "
-            f"{n(len(t.games), 'game')} of {n(t.n_rounds, 'round')}")
+            f"{n(len(t.games), 'game')} {length}")
     return title, (note,)
 
 
