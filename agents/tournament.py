@@ -872,13 +872,14 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
         return "| " + " | ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                   for i, (v, w) in enumerate(zip(values, widths))) + " |"
 
-    out = [*textwrap.wrap(cells["title"], width, subsequent_indent="  "), "", line(headers),
+    # break_on_hyphens off: "half-width", "per-deal" and agent specs stay whole
+    out = [*textwrap.wrap(cells["title"], width, subsequent_indent="  ", break_on_hyphens=False), "", line(headers),
            "|" + "|".join(("-" * (w + 1) + ":") if i else (":" + "-" * (w + 1))
                           for i, w in enumerate(widths)) + "|"]
     out += [line(r) for r in rows]
     out.append("")
     for text in cells["legend"] + cells["caption"]:
-        out += textwrap.wrap(text, width, subsequent_indent="  ")
+        out += textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
     return "\n".join(out)
 
 

@@ -196,3 +196,24 @@ def test_train_header_reads_well_for_one_minute_in_the_learners_process(tmp_path
     header = " ".join(result.output.split())
     assert "self-play PPO for 1 minute (Haggis, 3 players, 32 games in the learner's process)" in header
     assert "actor(s)" not in header and "1 minutes" not in header
+
+
+def test_piped_tables_never_break_a_word_at_its_hyphen():
+    """A caption wrapped at 80 columns keeps "half-width" and "per-deal" whole (textwrap's default would
+    print "half-" at the end of a line and "width" on the next)."""
+    result = runner.invoke(app, ["eval", "--game", "seals", "--agents", "heuristic,random", "--games", "2",
+                                 "--workers", "1", "--no-progress", "--baseline", "random"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert [x for x in result.output.splitlines() if x.endswith("-")] == [] and "half-width" in result.output
+    assert _too_wide(result.output, 80) == []
+
+
+def test_markdown_and_drawn_table_captions_keep_hyphenated_words_whole(capsys):
+    from agents.tournament import markdown_table
+    from seers_cli.tables import print_cells
+
+    cells = {"title": "t", "headers": ["a"], "rows": [["1"]], "legend": [], "caption": ["x" * 72 + " half-width"]}
+    lines = markdown_table(cells).splitlines()
+    assert lines[-2:] == ["x" * 72, "  half-width"]
+    print_cells(cells)
+    assert "half-\n" not in capsys.readouterr().out

@@ -122,7 +122,7 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
               else f"x {cfg.actors} actor{'' if cfg.actors == 1 else 's'}")
     warm = (f"a warm start on {cfg.imitation_samples:,} {cfg.teacher} decisions, then "
             if cfg.imitation_samples else "")
-    wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ")
+    wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ", break_on_hyphens=False)  # not "self-\n  play"
     game = "" if cfg.game == "seers_catalog" else f"{adapter.title}, "
     echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({game}{cfg.n_players} players, "
          f"{cfg.games_in_flight} games {actors}), then {final_games} evaluation "
