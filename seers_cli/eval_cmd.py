@@ -32,7 +32,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout, seals or haggis."),
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
-                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals 5; "
+                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals: Marks in the round "
+                                   "counter, 5; "
                                    "Haggis: to the target score, 350)."),
         artifacts: bool = typer.Option(True, rich_help_panel=SEERS_ONLY, help="Seers Catalog: use the default "
                                        "artifact deck (--no-artifacts: the variant without artifacts)."),
