@@ -270,7 +270,7 @@ def test_a_wrong_player_count_names_the_game_and_its_counts(args, text, tmp_path
 
 
 @pytest.mark.parametrize("spec, text", [
-    ("foo", "unknown agent spec 'foo'; valid specs for Haggis: random, greedy, heuristic, ismcts,"),
+    ("foo", "unknown agent spec 'foo'; valid specs for Haggis: random, greedy, heuristic,"),
     ("ppo:x.zip", "agent spec 'ppo:x.zip' plays Seers Catalog only, not 'haggis'; for 'haggis' use random,"),
 ])
 def test_an_agent_spec_the_game_cannot_use_lists_the_games_specs(spec, text):
