@@ -1,0 +1,268 @@
+"""Hostile-review tests for Haggis and Seals: damaged saved games and logs (rules ``shared/rules/haggis.md``,
+``shared/rules/seals.md``). Each test failed before its fix (``docs/breakit_haggis_seals.md``)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from seers_env.haggis.game import HaggisConfig, HaggisGame
+from seers_env.seals.game import SealsConfig, SealsGame
+
+
+# --- Haggis helpers ---------------------------------------------------------------------------------------
+
+def _haggis_until(cond, n: int = 3, seed: int = 1, **cfg) -> HaggisGame:
+    """Play bets of 30 and the first legal play until ``cond(game)`` (or the end)."""
+    g = HaggisGame(HaggisConfig(n_players=n, **cfg), seed=seed)
+    while not g.game_over and not cond(g):
+        g.apply(g.legal_plays()[-1] if g.phase == "bet" else g.legal_plays()[0])
+    return g
+
+
+def _refused(d, match: str, exc=ValueError, cls=HaggisGame):
+    before = copy.deepcopy(d)
+    with pytest.raises(exc, match=match):
+        cls.from_dict(d)
+    assert d == before
+
+
+def _mid_trick() -> HaggisGame:
+    """A 3-player round in progress: every bet decided, an open trick, nobody out yet."""
+    return _haggis_until(lambda g: len(g.trick) >= 2 and all(b is not None for b in g.bets))
+
+
+def _first_out() -> HaggisGame:
+    """A 3-player round in progress just after the first player went out."""
+    return _haggis_until(lambda g: len(g.out) == 1)
+
+
+def test_haggis_saved_game_marked_over_before_the_target_is_refused():
+    """Section 9: the game ends when one player alone reaches the target. A save marked over after one
+    round with totals far below 350 loaded and named a winner."""
+    g = _haggis_until(lambda g: False, n_rounds=1)
+    d = g.to_dict()
+    d["config"]["n_rounds"] = None
+    assert max(g.totals) < 350
+    _refused(d, "has not ended")
+
+
+def test_haggis_saved_game_past_its_end_but_not_over_is_refused():
+    """A save whose totals already end the game (a unique 400 >= 350), or whose fixed length is played, yet
+    marked in progress, loaded and kept dealing rounds."""
+    g = _haggis_until(lambda g: g.round == 1)
+    d = copy.deepcopy(g.to_dict())
+    d["round_scores"] = [[400, 0, 0]]
+    _refused(d, "the game has ended")
+    d = g.to_dict()
+    d["config"]["n_rounds"] = 1
+    _refused(d, "the game has ended")
+
+
+def test_haggis_capped_must_match_the_round_cap():
+    g = _haggis_until(lambda g: g.round == 1)
+    d = g.to_dict()
+    d["capped"] = True
+    _refused(d, "capped")
+    over = _haggis_until(lambda g: False, n_rounds=1).to_dict()
+    over["capped"] = True
+    _refused(over, "capped")
+
+
+def test_haggis_finished_game_with_cards_in_the_haggis_is_refused():
+    """Section 8: the Haggis goes to the first player out at the end of the round."""
+    g = _haggis_until(lambda g: False, n_rounds=1)
+    d = g.to_dict()
+    c = d["captured"][d["out"][0]].pop()
+    if c in range(36):  # a number card
+        d["haggis"] = [c]
+        _refused(d, "haggis")
+
+
+def test_haggis_finished_game_last_round_score_must_add_up():
+    """Sections 6 to 8: a round's score is going out + captured card points + bet points."""
+    d = _haggis_until(lambda g: False, n_rounds=1).to_dict()
+    d["round_scores"][-1][2] += 50
+    _refused(d, "round_scores")
+
+
+def test_haggis_bet_and_going_out_points_before_anyone_went_out_are_refused():
+    """Sections 6, 7 [ruling]: going-out points go to seats out; bets resolve when the first goes out."""
+    d = _mid_trick().to_dict()
+    assert d["out"] == []
+    _refused({**d, "bet_points": [30, 0, 0]}, "bet_points")
+    _refused({**d, "going_out": [20, 0, 0]}, "going_out")
+
+
+def test_haggis_resolved_bet_points_must_match_the_bets():
+    g = _first_out()
+    d = g.to_dict()
+    assert HaggisGame.from_dict(d).bet_points == g.bet_points
+    d["bet_points"] = [(x + 15) for x in d["bet_points"]]
+    _refused(d, "bet_points")
+
+
+def test_haggis_going_out_points_must_be_five_per_card_for_seats_out():
+    d = _first_out().to_dict()
+    s = d["out"][0]
+    d["going_out"][s] += 3
+    _refused(d, "going_out")
+
+
+def test_haggis_float_bet_is_a_type_error():
+    """``bets=[15.0, ...]`` loaded (15.0 in (0, 15, 30)) and stored a float."""
+    d = _mid_trick().to_dict()
+    d["bets"][0] = float(d["bets"][0])
+    _refused(d, r"bets\[0\]", TypeError)
+
+
+@pytest.mark.parametrize("fmt", [True, 1.0])
+def test_haggis_format_must_be_the_integer_1(fmt):
+    d = _mid_trick().to_dict()
+    _refused({**d, "format": fmt}, "format")
+
+
+def test_haggis_origin_is_checked_on_load():
+    """A junk ``origin`` loaded, and the game's log then failed to replay."""
+    d = _mid_trick().to_dict()
+    _refused({**d, "origin": {"junk": 1}}, "origin")
+
+
+def test_haggis_deeply_nested_events_are_a_value_error():
+    d = _mid_trick().to_dict()
+    deep: list = []
+    for _ in range(100000):
+        deep = [deep]
+    _refused({**d, "events": [{"event": "x", "data": deep}]}, "nest", ValueError)
+
+
+def test_haggis_current_must_follow_the_trick():
+    """Section 3: after a combination the next holder clockwise acts, then each one after a pass. A save
+    naming another seat to act loaded and let it play out of turn."""
+    g = _mid_trick()
+    d = g.to_dict()
+    wrong = [s for s in range(3) if s != d["current"] and d["hands"][s]][0]
+    d["current"] = wrong
+    _refused(d, "current")
+
+
+def test_haggis_last_trick_winner_must_agree_with_the_captures():
+    g = _haggis_until(lambda g: any(g.captured) and g.trick)
+    d = g.to_dict()
+    d["last_trick_winner"] = -1
+    _refused(d, "last_trick_winner")
+
+
+def test_haggis_replay_of_a_play_after_the_end_is_a_value_error():
+    g = _haggis_until(lambda g: False, n_rounds=1)
+    log = g.log()
+    log["events"].append({"event": "play", "round": 0, "seat": 0, "play": [0, [], 0, 0]})
+    with pytest.raises(ValueError, match="after the end"):
+        HaggisGame.replay(log)
+
+
+def test_haggis_replay_of_tampered_round_scores_is_refused():
+    """A log whose ``round_end`` scores were edited replayed silently to other scores."""
+    g = _haggis_until(lambda g: False, n_rounds=1)
+    log = g.log()
+    ends = [e for e in log["events"] if e["event"] == "round_end"]
+    ends[0]["scores"][0] += 100
+    with pytest.raises(ValueError, match="round_end"):
+        HaggisGame.replay(log)
+
+
+def test_haggis_sound_saves_still_load():
+    for g in (_mid_trick(), _first_out(), _haggis_until(lambda g: False, n_rounds=2),
+              _haggis_until(lambda g: g.round == 2), _haggis_until(lambda g: False, n=2, n_rounds=1)):
+        h = HaggisGame.from_dict(g.to_dict())
+        assert h.to_dict() == g.to_dict()
+        assert HaggisGame.replay(g.log()).to_dict() == g.to_dict()
+
+
+# --- Seals ---------------------------------------------------------------------------------------------------
+
+def _seals(takes: int = 7, seed: int = 1) -> SealsGame:
+    g = SealsGame(SealsConfig(n_players=3), seed=seed)
+    for _ in range(takes):
+        g.apply(g.legal_plays()[0])
+    return g
+
+
+@pytest.mark.parametrize("fmt", [True, 1.0])
+def test_seals_format_must_be_the_integer_1(fmt):
+    d = _seals().to_dict()
+    _refused({**d, "format": fmt}, "format", cls=SealsGame)
+
+
+def test_seals_turns_must_agree_with_the_cards_taken():
+    """Section 3.2: each take moves 1 to 4 face-up cards into a hand. ``turns=0`` with cards in hand, or
+    40 takes that moved 11 cards, loaded (and ``turns`` feeds the truncation cap)."""
+    d = _seals().to_dict()
+    assert sum(map(len, d["hands"])) == 11 and d["turns"] == 7
+    _refused({**d, "turns": 0}, "turns", cls=SealsGame)
+    _refused({**d, "turns": 40}, "turns", cls=SealsGame)
+
+
+def test_seals_a_round_after_the_game_ended_is_refused():
+    """Section 6: a seat with 5 Marks wins at once. A save with 6 Marks after round 1 and a second round
+    played loaded."""
+    g = _seals(0)
+    while g.round < 2:
+        g.apply(g.legal_plays()[-1])
+    d = g.to_dict()
+    d.update(round_scores=[[6, 0, 0], [0, 0, 0]], round_end_reasons=["declared", "exhausted"], game_over=True,
+             phase="over", round=1, counter=3)
+    _refused(d, "ended after round 1", cls=SealsGame)
+
+
+def test_seals_round_marks_above_any_declaration_are_refused():
+    """Section 4: one declaration scores at most 22 Marks (a run, four Coins and ten four-of-a-kinds)."""
+    g = _seals(0)
+    while not g.game_over:
+        g.apply(g.legal_plays()[-1])
+    d = g.to_dict()
+    r = len(d["round_scores"]) - 1
+    w = g.round_winners[-1]
+    assert w >= 0
+    d["round_scores"][r][w] = 10**6
+    _refused(d, "Marks", cls=SealsGame)
+
+
+def test_seals_finished_tie_break_must_mark_the_tied_seats():
+    """Section 6: only the seats tied for most Marks play a tie-break round; a finished game with a
+    tie-break let any two seats be the ones playing."""
+    for seed in range(200):
+        g = SealsGame(SealsConfig(n_players=3, max_tie_break_rounds=1), seed=seed)
+        while not g.game_over:
+            g.apply(g.legal_plays()[0])
+        if g.tie_breaks and not all(g.playing):
+            break
+    else:
+        pytest.skip("no tie-break game found")
+    d = g.to_dict()
+    wrong = [not p for p in d["playing"]]
+    if sum(wrong) < 2:
+        wrong = [True] * 3
+    # the seat that sat out holds no cards, so the swapped ones must hold none either
+    d["playing"] = wrong
+    with pytest.raises(ValueError, match="playing"):
+        SealsGame.from_dict(d)
+
+
+def test_seals_replay_of_tampered_round_scores_is_refused():
+    g = _seals(0)
+    while g.round < 1:
+        g.apply(g.legal_plays()[-1])
+    log = g.log()
+    ends = [e for e in log["events"] if e["event"] == "round_end"]
+    ends[0]["scores"][0] += 3
+    with pytest.raises(ValueError, match="round_end"):
+        SealsGame.replay(log)
+
+
+def test_seals_sound_saves_still_load():
+    for takes in (0, 3, 7, 30):
+        g = _seals(takes)
+        assert SealsGame.from_dict(g.to_dict()).to_dict() == g.to_dict()
+        assert SealsGame.replay(g.log()).to_dict() == g.to_dict()
