@@ -920,9 +920,6 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
                              f"bet points = {scores} (sections 6 to 8)")
         g._passes = 0
         return
-    if (g._last_trick_winner < 0) != (not any(g._captured)):
-        raise ValueError(f"last_trick_winner={g._last_trick_winner} disagrees with captured: a seat captures "
-                         f"cards only when a trick is won this round (section 5)")
     holders = [s for s in range(n) if g._hands[s]]
     if len(holders) < 2:
         raise ValueError("a round in progress has at least two players holding cards (section 6)")
