@@ -115,6 +115,25 @@ class ClassicAEC(AECEnv):
         self._skip_agent_selection = None
         self._illegal = {}
 
+    def _reset_option_game(self, options: Any) -> Any:
+        """The game of ``reset(options=...)`` (``None``: deal a new one), checked before ``reset`` changes
+        anything.
+
+        Raises:
+            TypeError: ``options`` is not a dict or None. ValueError: an option other than ``"game"`` (the
+                config is fixed when the environment is made), or what :meth:`_game_from_option` raises.
+        """
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        unknown = sorted((k for k in options if k != "game"), key=str)
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'game' (a saved position); the "
+                             f"config ({', '.join(self.config.to_dict())}) is set when the environment is made")
+        position = options.get("game")
+        return None if position is None else self._game_from_option(position)
+
     def _game_from_option(self, position: Any) -> Any:
         """The :attr:`game_class` game of ``reset(options={"game": position})``: a ``to_dict()`` dict or
         a game, of this environment's config and not over.
