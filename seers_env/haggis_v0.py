@@ -147,8 +147,8 @@ class raw_env(ClassicAEC):
 
         Raises:
             ValueError: a bad seed; an option other than ``game``; a ``game`` option with another config or
-                already over (and what :meth:`HaggisGame.from_dict` raises for a malformed one). TypeError: ``options`` is not a
-                dict, or its ``game`` is neither a dict nor a HaggisGame.
+                already over (and what :meth:`HaggisGame.from_dict` raises for a malformed one).
+            TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a HaggisGame.
         """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:

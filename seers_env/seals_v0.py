@@ -124,8 +124,9 @@ class raw_env(ClassicAEC):
 
         Raises:
             ValueError: a bad seed; an option other than ``game``; a ``game`` option with another config or
-                already over (and what :meth:`SealsGame.from_dict` raises for a damaged one). TypeError: ``options`` is not a dict,
-                or its ``game`` is neither a dict nor a SealsGame. Nothing changes on an error.
+                already over (and what :meth:`SealsGame.from_dict` raises for a damaged one).
+            TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a SealsGame.
+            Nothing changes on an error.
         """
         if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
                                  or seed < 0):
