@@ -295,3 +295,18 @@ def test_haggis_failed_reset_leaves_the_generator_alone():
         return env.unwrapped.game.hands
 
     assert next_deal(True) == next_deal(False)
+
+
+@pytest.mark.parametrize("name", ["haggis", "seals"])
+def test_initial_rng_state_is_a_copy_and_clones_do_not_share_it(name):
+    """``game.initial_rng_state`` was the game's own dict, shared with every clone: editing a clone's (or
+    the returned one) changed the original's saved game and log."""
+    def fresh():
+        return HaggisGame(HaggisConfig(), seed=1) if name == "haggis" else SealsGame(SealsConfig(), seed=1)
+
+    g = fresh()
+    before = g.to_dict()
+    g.clone().initial_rng_state["state"]["state"] = 12345
+    g.initial_rng_state["state"]["state"] = 1
+    assert g.to_dict() == before
+    assert type(g).replay(g.log()).to_dict() == before

@@ -259,6 +259,15 @@ class HaggisGame:
         return self.config.n_players
 
     @property
+    def initial_rng_state(self) -> dict[str, Any]:
+        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
+        return copy.deepcopy(self._initial_rng_state)
+
+    @initial_rng_state.setter
+    def initial_rng_state(self, state: dict[str, Any]) -> None:
+        self._initial_rng_state = state
+
+    @property
     def rng(self) -> np.random.Generator:
         """The game's generator (later deals draw from it)."""
         return self._rng
@@ -623,7 +632,7 @@ class HaggisGame:
         """The whole game as JSON data; :meth:`from_dict` restores it exactly (generator included)."""
         return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
                 "rng_state": self._rng.bit_generator.state,
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                 "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events),
                 "public_history": copy.deepcopy(self._public), **self._state_dict()}
 
@@ -747,7 +756,7 @@ class HaggisGame:
     def log(self) -> dict[str, Any]:
         """The replayable log: config, initial generator state, origin position and every event."""
         return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                 "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events)}
 
     @classmethod

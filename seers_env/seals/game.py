@@ -222,6 +222,15 @@ class SealsGame:
         return self.config.n_players
 
     @property
+    def initial_rng_state(self) -> dict[str, Any]:
+        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
+        return copy.deepcopy(self._initial_rng_state)
+
+    @initial_rng_state.setter
+    def initial_rng_state(self, state: dict[str, Any]) -> None:
+        self._initial_rng_state = state
+
+    @property
     def rng(self) -> np.random.Generator:
         """The game's generator (later rounds are shuffled from it)."""
         r = self._rng
@@ -485,7 +494,7 @@ class SealsGame:
         new.config = self.config
         new._rng = None
         new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
-        new.initial_rng_state = self.initial_rng_state
+        new._initial_rng_state = self._initial_rng_state  # never changed in place
         new._origin = self._origin
         new.events = list(self.events)  # logged event dicts are never changed
         new.round = self.round
@@ -518,7 +527,7 @@ class SealsGame:
         """JSON-serialisable full state, generator states, origin and event log (nothing shared)."""
         d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
                              "rng_state": self._rng_state_copy(),
-                             "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                             "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                              "origin": self._origin_dict(), "events": copy.deepcopy(self.events)}
         d.update(self._state_dict())
         return d
@@ -528,7 +537,7 @@ class SealsGame:
             return None
         o = self._origin
         d = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": o.config.to_dict(),
-             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o.initial_rng_state),
+             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o._initial_rng_state),
              "origin": None, "events": []}
         d.update(o._state_dict())
         return d
@@ -642,7 +651,7 @@ class SealsGame:
     def log(self) -> dict[str, Any]:
         """The replayable log: config, initial generator state, origin position and every event."""
         return {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state), "origin": self._origin_dict(),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state), "origin": self._origin_dict(),
                 "events": copy.deepcopy(self.events)}
 
     @classmethod
