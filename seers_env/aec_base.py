@@ -119,18 +119,16 @@ class ClassicAEC(AECEnv):
         """The game of ``reset(options=...)`` (``None``: deal a new one), checked before ``reset`` changes
         anything.
 
+        Other keys are ignored: PettingZoo's ``seed_test`` resets with ``options={"options": 1}``.
+
         Raises:
-            TypeError: ``options`` is not a dict or None. ValueError: an option other than ``"game"`` (the
-                config is fixed when the environment is made), or what :meth:`_game_from_option` raises.
+            TypeError: ``options`` is not a dict or None. ValueError / TypeError: what
+                :meth:`_game_from_option` raises.
         """
         if options is None:
             return None
         if not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        unknown = sorted((k for k in options if k != "game"), key=str)
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; allowed: 'game' (a saved position); the "
-                             f"config ({', '.join(self.config.to_dict())}) is set when the environment is made")
         position = options.get("game")
         return None if position is None else self._game_from_option(position)
 

@@ -146,7 +146,7 @@ class raw_env(ClassicAEC):
         environment's generator (and so every later deal).
 
         Raises:
-            ValueError: a bad seed; an option other than ``game``; a ``game`` option with another config or
+            ValueError: a bad seed; a ``game`` option with another config or
                 already over (and what :meth:`HaggisGame.from_dict` raises for a malformed one).
             TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a HaggisGame.
         """

@@ -123,7 +123,7 @@ class raw_env(ClassicAEC):
         environment's generator (and so every later game).
 
         Raises:
-            ValueError: a bad seed; an option other than ``game``; a ``game`` option with another config or
+            ValueError: a bad seed; a ``game`` option with another config or
                 already over (and what :meth:`SealsGame.from_dict` raises for a damaged one).
             TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a SealsGame.
             Nothing changes on an error.

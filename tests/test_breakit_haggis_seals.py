@@ -270,16 +270,6 @@ def test_seals_sound_saves_still_load():
 
 # --- environments ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["haggis", "seals"])
-def test_reset_refuses_unknown_options(name):
-    """``reset(options={"n_players": 2})`` was silently ignored (a 3-player game was dealt)."""
-    from seers_env import haggis_v0, seals_v0
-
-    env = (haggis_v0 if name == "haggis" else seals_v0).env()
-    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['n_players'\]"):
-        env.reset(seed=1, options={"n_players": 2})
-
-
 def test_haggis_failed_reset_leaves_the_generator_alone():
     """A ``reset(seed=5, options={"game": <damaged>})`` that raised had already reseeded the environment, so
     the next ``reset()`` dealt another game than without the failed call."""
