@@ -115,6 +115,23 @@ class ClassicAEC(AECEnv):
         self._skip_agent_selection = None
         self._illegal = {}
 
+    def _reset_option_game(self, options: Any) -> Any:
+        """The game of ``reset(options=...)`` (``None``: deal a new one), checked before ``reset`` changes
+        anything.
+
+        Other keys are ignored: PettingZoo's ``seed_test`` resets with ``options={"options": 1}``.
+
+        Raises:
+            TypeError: ``options`` is not a dict or None. ValueError / TypeError: what
+                :meth:`_game_from_option` raises.
+        """
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+        position = options.get("game")
+        return None if position is None else self._game_from_option(position)
+
     def _game_from_option(self, position: Any) -> Any:
         """The :attr:`game_class` game of ``reset(options={"game": position})``: a ``to_dict()`` dict or
         a game, of this environment's config and not over.

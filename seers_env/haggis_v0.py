@@ -146,21 +146,18 @@ class raw_env(ClassicAEC):
         environment's generator (and so every later deal).
 
         Raises:
-            ValueError: a bad seed; a ``game`` option with another config or already over (and what
-                :meth:`HaggisGame.from_dict` raises for a malformed one). TypeError: ``options`` is not a
-                dict, or its ``game`` is neither a dict nor a HaggisGame.
+            ValueError: a bad seed; a ``game`` option with another config or
+                already over (and what :meth:`HaggisGame.from_dict` raises for a malformed one).
+            TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a HaggisGame.
         """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
+        game = self._reset_option_game(options)  # checked before any change
+        if seed is not None:
             self._rng = np.random.default_rng(int(seed))
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        position = (options or {}).get("game")
-        if position is None:
+        if game is None:
             game = HaggisGame(self.config, seed=int(self._rng.integers(2**63 - 1)))
-        else:
-            game = self._game_from_option(position)
         self.game = game
         self._start_episode()
         self._new_decision()

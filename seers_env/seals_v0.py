@@ -123,17 +123,15 @@ class raw_env(ClassicAEC):
         environment's generator (and so every later game).
 
         Raises:
-            ValueError: a bad seed; a ``game`` option with another config or already over (and what
-                :meth:`SealsGame.from_dict` raises for a damaged one). TypeError: ``options`` is not a dict,
-                or its ``game`` is neither a dict nor a SealsGame. Nothing changes on an error.
+            ValueError: a bad seed; a ``game`` option with another config or
+                already over (and what :meth:`SealsGame.from_dict` raises for a damaged one).
+            TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a SealsGame.
+            Nothing changes on an error.
         """
         if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
                                  or seed < 0):
             raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        position = (options or {}).get("game")
-        game = None if position is None else self._game_from_option(position)  # checked before any change
+        game = self._reset_option_game(options)  # checked before any change
         if seed is not None:
             self._rng = np.random.default_rng(int(seed))
         if game is None:

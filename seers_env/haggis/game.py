@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from ..seeding import rng_from_state
 from . import rulings
 from .cards import FIRST_FACE, POINTS_OF_CARD, SETUP, all_card_ids, card_points, cards_text, face_owner, faces_of, is_wild
@@ -176,6 +177,38 @@ _DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "o
                 "public_history") + _STATE_FIELDS
 
 
+def resolved_bet_points(bets: Sequence[int | None], first: int) -> list[int]:
+    """Section 7 [ruling] (:data:`~seers_env.haggis.rulings.FAILED_BET_TO_WINNER_AND_NON_BETTORS`): the bet
+    points of each seat once ``first`` went out first (``None`` bets count as 0)."""
+    bets = [b or 0 for b in bets]
+    points = [0] * len(bets)
+    for s, b in enumerate(bets):
+        if not b:
+            continue
+        if s == first:
+            points[first] += b
+            continue
+        for t in range(len(bets)):  # a failed bet
+            if t == first or (t != s and not bets[t]):
+                points[t] += b
+    return points
+
+
+def game_end(config: HaggisConfig, round_scores: Sequence[Sequence[int]]) -> tuple[bool, bool]:
+    """Whether the game ends after the completed ``round_scores`` (section 9 [ruling]; project rulings
+    ``n_rounds`` and :data:`~seers_env.haggis.rulings.MAX_ROUNDS`), and whether by the round cap."""
+    done = len(round_scores)
+    if config.n_rounds is not None:
+        return done >= config.n_rounds, False
+    t = [sum(r[i] for r in round_scores) for i in range(config.n_players)]
+    best = max(t)
+    if t.count(best) == 1 and best >= config.target:
+        return True, False
+    if done >= rulings.MAX_ROUNDS:
+        return True, True
+    return False, False
+
+
 class HaggisGame:
     """A whole game of Haggis: rounds, tricks and scores (module docstring).
 
@@ -224,6 +257,15 @@ class HaggisGame:
     @property
     def n_players(self) -> int:
         return self.config.n_players
+
+    @property
+    def initial_rng_state(self) -> dict[str, Any]:
+        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
+        return copy.deepcopy(self._initial_rng_state)
+
+    @initial_rng_state.setter
+    def initial_rng_state(self, state: dict[str, Any]) -> None:
+        self._initial_rng_state = state
 
     @property
     def rng(self) -> np.random.Generator:
@@ -482,16 +524,8 @@ class HaggisGame:
             self._resolve_bets(seat)
 
     def _resolve_bets(self, first: int) -> None:
-        bets = [b or 0 for b in self._bets]
-        for s, b in enumerate(bets):
-            if not b:
-                continue
-            if s == first:
-                self._bet_points[first] += b
-                continue
-            for t in range(self.n_players):  # a failed bet
-                if t == first or (t != s and not bets[t]):
-                    self._bet_points[t] += b
+        for s, x in enumerate(resolved_bet_points(self._bets, first)):
+            self._bet_points[s] += x
 
     def _close_trick(self) -> None:
         """Section 5: the last combination's player wins; a bombed trick goes to the player of the
@@ -548,17 +582,9 @@ class HaggisGame:
 
     def _game_ends(self) -> bool:
         """Section 9 [ruling]; project rulings ``n_rounds`` and the round cap."""
-        done = len(self._round_scores)
-        if self.config.n_rounds is not None:
-            return done >= self.config.n_rounds
-        t = self.totals
-        best = max(t)
-        if t.count(best) == 1 and best >= self.config.target:
-            return True
-        if done >= rulings.MAX_ROUNDS:
-            self.capped = True
-            return True
-        return False
+        ends, capped = game_end(self.config, self._round_scores)
+        self.capped = self.capped or capped
+        return ends
 
     def _next_leader(self) -> int:
         """Section 2 [ruling]: the strictly lowest total leads; a tie per ``tie_leader``."""
@@ -606,7 +632,7 @@ class HaggisGame:
         """The whole game as JSON data; :meth:`from_dict` restores it exactly (generator included)."""
         return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
                 "rng_state": self._rng.bit_generator.state,
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                 "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events),
                 "public_history": copy.deepcopy(self._public), **self._state_dict()}
 
@@ -631,7 +657,8 @@ class HaggisGame:
         extra = sorted(set(d) - set(_DICT_FIELDS), key=str)
         if missing or extra:
             raise ValueError(f"saved game fields: missing {missing}, unknown {extra}")
-        if d["format"] != GAME_FORMAT_VERSION or d["game"] != "haggis":
+        if isinstance(d["format"], bool) or not isinstance(d["format"], int) or d["format"] != GAME_FORMAT_VERSION \
+                or d["game"] != "haggis":
             raise ValueError(f"format={d['format']!r}, game={d['game']!r} is not supported "
                              f"(expected {GAME_FORMAT_VERSION}, 'haggis')")
         g = cls.__new__(cls)
@@ -641,6 +668,21 @@ class HaggisGame:
         g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
         if d["origin"] is not None and not isinstance(d["origin"], dict):
             raise TypeError("origin must be None or a saved-game dict")
+        for name in ("origin", "events", "public_history"):
+            if too_deep(d[name], MAX_EVENT_DEPTH):
+                raise ValueError(f"{name} nests more than {MAX_EVENT_DEPTH} levels deep (the engine's events "
+                                 f"nest 4)")
+            try:
+                json.dumps(d[name], allow_nan=False)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{name} must be JSON data: {e}") from None
+        if d["origin"] is not None:  # the position the log replays from: a saved game of its own
+            if d["origin"].get("origin") is not None or d["origin"].get("events") != []:
+                raise ValueError("origin must be a saved position with origin=None and events=[]")
+            try:
+                cls.from_dict(d["origin"])
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"origin: {err}") from None
         g._origin = copy.deepcopy(d["origin"])
         for name in ("events", "public_history"):
             if not isinstance(d[name], list) or not all(isinstance(e, dict) for e in d[name]):
@@ -714,7 +756,7 @@ class HaggisGame:
     def log(self) -> dict[str, Any]:
         """The replayable log: config, initial generator state, origin position and every event."""
         return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                 "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events)}
 
     @classmethod
@@ -750,11 +792,19 @@ class HaggisGame:
                 play = HaggisPlay.from_list(e.get("play"))
             except (TypeError, ValueError) as err:
                 raise type(err)(f"log events: play {i}: {err}") from None
+            if game.game_over:
+                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
+                                 f"a log holds {i} plays here")
             game.apply(play)
         logged = [e.get("hands") for e in events if e.get("event") == "deal"]
         dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
             raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
+        logged = [e.get("scores") for e in events if e.get("event") == "round_end"]
+        scored = [e["scores"] for e in game.events if e["event"] == "round_end"]
+        if scored != logged[:len(scored)]:
+            raise ValueError(f"logged round_end scores {logged[:len(scored)]} differ from the replayed ones "
+                             f"{scored}: the log does not match its plays")
         return game
 
 
@@ -803,7 +853,10 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
         raise ValueError("haggis must be sorted number-card ids")
     bets = _list("bets", d["bets"], n)
     for s, b in enumerate(bets):
-        if b is not None and (isinstance(b, bool) or b not in rulings.BETS):
+        if b is not None and (isinstance(b, bool) or not isinstance(b, int)):
+            raise TypeError(f"bets[{s}]={b!r} ({type(b).__name__}) is not allowed; use one of {rulings.BETS} "
+                            f"or None (not decided yet)")
+        if b is not None and b not in rulings.BETS:
             raise ValueError(f"bets[{s}]={b!r} is not one of {rulings.BETS} or None (not decided yet)")
     g._bets = list(bets)
     g._trick = []
@@ -840,9 +893,40 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
         absent = sorted(set(every) - set(placed))
         raise ValueError(f"every card in play must be in exactly one of hands, haggis, trick and captured "
                          f"(doubled: {doubled}, missing: {absent})")
+    for s in range(n):  # section 6 [ruling]: 5 x the cards of the largest opponent hand, seats out only
+        x = g._going_out[s]
+        if (s in g._out) != (x > 0) or x % rulings.GOING_OUT_POINTS_PER_CARD:
+            raise ValueError(f"going_out[{s}]={x}: seats out score a positive multiple of "
+                             f"{rulings.GOING_OUT_POINTS_PER_CARD} (section 6), the others 0 (out={g._out})")
+    want = resolved_bet_points(g._bets, g._out[0]) if g._out else [0] * n
+    if g._bet_points != want:
+        raise ValueError(f"bet_points={g._bet_points} disagree with bets={g._bets} and out={g._out}: section 7 "
+                         f"[ruling] resolves them when the first player goes out, to {want}")
+    for k in range(1, done + (0 if g.game_over else 1)):
+        if game_end(cfg, g._round_scores[:k])[0]:
+            raise ValueError(f"round_scores: the game has ended after round {k} (section 9: totals "
+                             f"{[sum(r[i] for r in g._round_scores[:k]) for i in range(n)]}, target "
+                             f"{cfg.target}, n_rounds={cfg.n_rounds}), yet it goes on")
+    ends, capped = game_end(cfg, g._round_scores) if g.game_over else (False, False)
+    if g.game_over and not ends:
+        raise ValueError(f"game_over=True but the game has not ended (section 9): totals {g.totals} after "
+                         f"{done} rounds, target {cfg.target}, n_rounds={cfg.n_rounds}; it ends when one "
+                         f"player alone reaches the target (or after n_rounds rounds)")
+    if g.capped != capped:
+        raise ValueError(f"capped={g.capped} but the game {'was' if capped else 'was not'} stopped by the "
+                         f"cap of {rulings.MAX_ROUNDS} rounds")
     if g.game_over:
-        if any(g._hands) or g._trick:
-            raise ValueError("a finished game has no cards in hand and no open trick")
+        if any(g._hands) or g._trick or g._haggis:
+            raise ValueError("a finished game has no cards in hand or in the haggis and no open trick "
+                             "(section 8: the last hand and the haggis go to the first player out)")
+        if len(g._out) != n - 1 or g._last_trick_winner < 0:
+            raise ValueError(f"out={g._out} and last_trick_winner={g._last_trick_winner}: the last round "
+                             f"ended with {n - 1} players out and a trick won (section 6)")
+        pts = g.captured_points()
+        scores = [g._going_out[s] + pts[s] + g._bet_points[s] for s in range(n)]
+        if g._round_scores[-1] != scores:
+            raise ValueError(f"round_scores[-1]={g._round_scores[-1]} must be going out + captured points + "
+                             f"bet points = {scores} (sections 6 to 8)")
         g._passes = 0
         return
     holders = [s for s in range(n) if g._hands[s]]
@@ -859,5 +943,11 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
     if g._trick:
         if g._passes >= g._needed_passes():
             raise ValueError(f"passes={g._passes} would have ended the trick already (section 5)")
+        seat = g._trick[-1][0]
+        for _ in range(g._passes + 1):
+            seat = g._next_holder(seat)
+        if g.current != seat:
+            raise ValueError(f"current={g.current}: after trick[-1] by seat {g._trick[-1][0]} and "
+                             f"{g._passes} passes, seat {seat} acts (section 3: clockwise, skipping seats out)")
     elif g._passes:
         raise ValueError("passes must be 0 when no trick is open")

@@ -41,7 +41,7 @@ import numpy as np
 from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from ..seeding import rng_from_state
 from . import rulings
-from .cards import N_CARDS, N_SYMBOLS, card_name
+from .cards import N_CARDS, N_SET_KINDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
 from .plays import DECLARE, N_ACTIONS, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
@@ -220,6 +220,15 @@ class SealsGame:
     @property
     def n_players(self) -> int:
         return self.config.n_players
+
+    @property
+    def initial_rng_state(self) -> dict[str, Any]:
+        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
+        return copy.deepcopy(self._initial_rng_state)
+
+    @initial_rng_state.setter
+    def initial_rng_state(self, state: dict[str, Any]) -> None:
+        self._initial_rng_state = state
 
     @property
     def rng(self) -> np.random.Generator:
@@ -485,7 +494,7 @@ class SealsGame:
         new.config = self.config
         new._rng = None
         new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
-        new.initial_rng_state = self.initial_rng_state
+        new._initial_rng_state = self._initial_rng_state  # never changed in place
         new._origin = self._origin
         new.events = list(self.events)  # logged event dicts are never changed
         new.round = self.round
@@ -518,7 +527,7 @@ class SealsGame:
         """JSON-serialisable full state, generator states, origin and event log (nothing shared)."""
         d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
                              "rng_state": self._rng_state_copy(),
-                             "initial_rng_state": copy.deepcopy(self.initial_rng_state),
+                             "initial_rng_state": copy.deepcopy(self._initial_rng_state),
                              "origin": self._origin_dict(), "events": copy.deepcopy(self.events)}
         d.update(self._state_dict())
         return d
@@ -528,7 +537,7 @@ class SealsGame:
             return None
         o = self._origin
         d = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": o.config.to_dict(),
-             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o.initial_rng_state),
+             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o._initial_rng_state),
              "origin": None, "events": []}
         d.update(o._state_dict())
         return d
@@ -545,7 +554,8 @@ class SealsGame:
         """
         if not isinstance(d, dict):
             raise TypeError(f"a saved Seals game is a dict, got {type(d).__name__}")
-        if d.get("format") != GAME_FORMAT_VERSION or d.get("game") != "seals":
+        if isinstance(d.get("format"), bool) or not isinstance(d.get("format"), int) \
+                or d.get("format") != GAME_FORMAT_VERSION or d.get("game") != "seals":
             raise ValueError(f"format={d.get('format')!r}, game={d.get('game')!r} is not supported; expected "
                              f"format={GAME_FORMAT_VERSION}, game='seals'")
         missing = [k for k in _DICT_FIELDS if k not in d]
@@ -641,7 +651,7 @@ class SealsGame:
     def log(self) -> dict[str, Any]:
         """The replayable log: config, initial generator state, origin position and every event."""
         return {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state), "origin": self._origin_dict(),
+                "initial_rng_state": copy.deepcopy(self._initial_rng_state), "origin": self._origin_dict(),
                 "events": copy.deepcopy(self.events)}
 
     @classmethod
@@ -684,6 +694,11 @@ class SealsGame:
         dealt = [e["pile"] for e in game.events if e["event"] == "deal"]
         if dealt != logged[:len(dealt)]:
             raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
+        logged = [e.get("scores") for e in events if e.get("event") == "round_end"]
+        scored = [e["scores"] for e in game.events if e["event"] == "round_end"]
+        if scored != logged[:len(scored)]:
+            raise ValueError(f"logged round_end scores {logged[:len(scored)]} differ from the replayed ones "
+                             f"{scored}: the log does not match its plays")
         return game
 
 
@@ -699,6 +714,40 @@ def _list(name: str, v: Any, length: int | None = None) -> list:
 
 def _cards(name: str, v: Any) -> list[int]:
     return [_check_int(f"{name}[{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(_list(name, v))]
+
+
+#: Section 4: the Marks one declaration can score (disjoint sets from the 55 cards: at most 22, a run, four
+#: Coins and ten four-of-a-kinds).
+DECLARABLE_MARKS = frozenset(mask_marks(m) for m in range(1, 1 << N_SET_KINDS) if feasible(m, [5] * N_SYMBOLS))
+
+
+def _replay_rounds(g: SealsGame, n_rounds: int) -> list[bool]:
+    """Walk the completed rounds as :meth:`SealsGame._end_round` does (section 6); raise ValueError if the
+    game ended before its last completed round or a seat sitting out a tie-break scored. Returns who plays
+    the last tie-break (all seats without one)."""
+    n = g.n_players
+    counter, tie_breaks, playing, totals = n_rounds, 0, [True] * n, [0] * n
+    for k, row in enumerate(g._round_scores):
+        if any(x > 0 and not playing[s] for s, x in enumerate(row)):
+            raise ValueError(f"round_scores[{k}]={row}: only the seats tied for most Marks {playing} play that "
+                             f"tie-break round (section 6)")
+        if row and max(row) > 0 and max(row) not in DECLARABLE_MARKS:
+            raise ValueError(f"round_scores[{k}]={row}: one declaration scores one of "
+                             f"{sorted(DECLARABLE_MARKS)} Marks (section 4)")
+        if tie_breaks == 0:
+            counter -= 1
+        totals = [t + x for t, x in zip(totals, row)]
+        best = max(totals)
+        if best >= MARKS_TO_WIN or (counter == 0 and (totals.count(best) == 1
+                                                       or tie_breaks >= g.config.max_tie_break_rounds)):
+            if k < len(g._round_scores) - 1 or not g.game_over:
+                raise ValueError(f"round_scores: the game ended after round {k + 1} (section 6: totals "
+                                 f"{totals}), yet it goes on")
+            break
+        if counter == 0:
+            tie_breaks += 1
+            playing = [t == best for t in totals]
+    return playing
 
 
 def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
@@ -753,8 +802,8 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
     g._playing = [_check_bool(f"playing[{s}]", x) for s, x in enumerate(playing)]
     if g.tie_breaks == 0 and not all(g._playing):
         raise ValueError("playing must be all True outside tie-break rounds")
+    tied = _replay_rounds(g, cfg.n_rounds)
     if g.tie_breaks > 0:
-        tied = [t == max(totals) for t in totals] if not g.game_over else g._playing
         if g._playing != tied or sum(g._playing) < 2:
             raise ValueError(f"playing={g._playing} must mark exactly the seats tied for most Marks {totals}")
     g.first_player_seat = _check_int("first_player_seat", d["first_player_seat"], 0, n - 1)
@@ -774,6 +823,10 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
             raise ValueError(f"hands[{s}] must be sorted card ids")
         if h and not g._playing[s]:
             raise ValueError(f"hands[{s}] must be empty: seat {s} sits out this tie-break round")
+    held = sum(map(len, g._hands))
+    if g.turns > held:  # (hand-made positions may hold cards with turns=0)
+        raise ValueError(f"turns={g.turns} but the hands hold {held} cards: each take this round moved at "
+                         f"least one face-up card into a hand (section 3.2)")
     placed = g._pile + g._row + [c for h in g._hands for c in h]
     if sorted(placed) != list(range(N_CARDS)):
         seen = [0] * N_CARDS
