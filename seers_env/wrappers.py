@@ -383,6 +383,12 @@ class SingleAgentEnv(gym.Env):
 
     Infos have the keys :data:`INFO_KEYS` at every step, as :class:`SingleAgentSeersEnv`'s.
 
+    Attributes:
+        game_name, game_spec: the game's registry name and :class:`~seers_env.games.GameSpec`.
+        aec: the game's AEC ``raw_env`` (``illegal_action="raise"``); ``aec.game`` is the engine game of the
+            episode (read-only by convention; SCOUT and Seers Catalog build it on first read).
+        n_players; seat: the learner's seat in the current episode.
+
     ``reset(options={"game": position})`` starts from ``position`` (the game's ``to_dict()`` dict, or a game
     object, copied; this config, not over); the opponents then play up to the learner's first decision.
     ``options`` takes no other key.

@@ -373,3 +373,18 @@ def test_the_guide_example_runs():
     code = re.findall(r"```python\n(.*?)```", section, re.S)
     assert code, "the guide's single-agent section has a python example"
     exec(compile(code[0], "docs/guide.md", "exec"), {})
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_maskable_ppo_trains_and_takes_legal_actions(game):
+    """sb3-contrib's MaskablePPO reads ``action_masks()`` and only takes legal actions (a tiny run)."""
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    env = SingleAgentEnv(game, n_players=2, **SHORT[game])
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1,
+                                    policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    model.learn(total_timesteps=64)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
+    _, _, _, _, info = env.step(int(action))
+    assert info["illegal_action"] == -1
