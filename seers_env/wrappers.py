@@ -15,6 +15,7 @@ from gymnasium import spaces
 
 from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
+from .games import DEFAULT_GAME, game_spec
 from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, game_from_option, raw_env, reset_needed
 from .observation import OBS_DIM
 from .plays import Play
@@ -406,12 +407,10 @@ class SingleAgentEnv(gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(self, game: str = "seers_catalog", n_players: int | None = None, reward_mode: str = "score",
+    def __init__(self, game: str = DEFAULT_GAME, n_players: int | None = None, reward_mode: str = "score",
                  learner_seat: int | str = "random", opponents: Sequence[Opponent] | None = None,
                  opponent_sampler: Callable[[np.random.Generator], Sequence[Opponent]] | None = None,
                  render_mode: str | None = None, **config: Any):
-        from .games import game_spec
-
         spec = game_spec(game)
         if n_players is not None:
             n_players = spec.check_players(n_players)
