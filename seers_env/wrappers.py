@@ -298,36 +298,47 @@ class SingleAgentSeersEnv(gym.Env):
 # --- every game ----------------------------------------------------------------------------------------
 
 
-def _seers_play(aec: Any, play: Any, after: Callable[[], None]) -> None:
+def _legal(view: Any, play: Any) -> None:
+    """Raises ``ValueError`` unless ``play`` is one of ``view.legal_plays()``."""
+    if play not in view.legal_plays():
+        raise ValueError("not one of view.legal_plays()")
+
+
+def _seers_play(aec: Any, view: Any, play: Any, after: Callable[[], None]) -> None:
     """Seers Catalog: the play's action path in the pending decision (``Decision.actions_for``: one to
-    three actions)."""
+    three actions; it refuses a play with no legal play's identity, as :class:`SingleAgentSeersEnv`)."""
+    if not isinstance(play, Play):
+        raise ValueError(f"not a Play but a {type(play).__name__}")
     for a in aec.decision.actions_for(play):
         aec.step(a)
         after()
 
 
-def _scout_play(aec: Any, play: Any, after: Callable[[], None]) -> None:
+def _scout_play(aec: Any, view: Any, play: Any, after: Callable[[], None]) -> None:
     """SCOUT: one action, or two for a Scout & Show (:func:`seers_env.scout.actions.actions_of_play`)."""
     from .scout.actions import actions_of_play
 
+    _legal(view, play)
     for a in actions_of_play(play):
         aec.step(a)
         after()
 
 
-def _seals_play(aec: Any, play: Any, after: Callable[[], None]) -> None:
+def _seals_play(aec: Any, view: Any, play: Any, after: Callable[[], None]) -> None:
     """Seals: one action per play (a take or a declaration; the declaration after a take is a decision of
     its own, so the opponent's ``act`` is called again for it)."""
+    _legal(view, play)
     aec.step(play.action)
     after()
 
 
-def _haggis_play(aec: Any, play: Any, after: Callable[[], None]) -> None:
+def _haggis_play(aec: Any, view: Any, play: Any, after: Callable[[], None]) -> None:
     """Haggis: at each stage of the decision the play's next code (:func:`seers_env.haggis.actions.play_codes`:
     main code, then cards), skipping the codes the decision chose by itself (cards that every remaining
     legal play shares), until the play is made (a new decision, or the game's end)."""
     from .haggis.actions import play_codes
 
+    _legal(view, play)
     codes = play_codes(play)
     d = aec.decision
     while aec.decision is d:
@@ -335,9 +346,9 @@ def _haggis_play(aec: Any, play: Any, after: Callable[[], None]) -> None:
         after()
 
 
-#: Per game: ``(aec, play, after) -> None`` steps the AEC environment through an opponent's legal ``play``,
-#: calling ``after()`` after each action.
-_PLAY_STEPS: dict[str, Callable[[Any, Any, Callable[[], None]], None]] = {
+#: Per game: ``(aec, view, play, after) -> None`` steps the AEC environment through an opponent's ``play``,
+#: calling ``after()`` after each action; ``ValueError``, before any step, for a play that is not legal.
+_PLAY_STEPS: dict[str, Callable[[Any, Any, Any, Callable[[], None]], None]] = {
     "seers_catalog": _seers_play, "scout": _scout_play, "seals": _seals_play, "haggis": _haggis_play,
 }
 
@@ -624,11 +635,12 @@ class SingleAgentEnv(gym.Env):
                 continue
             view = self._view_class(aec.game, seat)
             play = opp.act(view)
-            if play not in view.legal_plays():
+            try:
+                self._step_play(aec, view, play, self._collect)
+            except ValueError as err:
                 self._done = True  # the episode cannot go on: reset()
                 raise ValueError(f"the opponent in seat {seat} ({opp!r}) played {play!r}, which is not one of "
-                                 f"its legal plays (view.legal_plays()); the episode ended, call reset()")
-            self._step_play(aec, play, self._collect)
+                                 f"its legal plays ({err}); the episode ended, call reset()") from err
         self._done = True
         self._truncated = bool(aec.truncations[aec.agent_selection])
 
