@@ -145,8 +145,9 @@ def test_bad_positions_and_options_are_refused_and_change_nothing(game):
     ]:
         with pytest.raises(err, match=text):
             env.reset(seed=5, options=options)
-    with pytest.raises(ValueError, match="seed="):
-        env.reset(seed=-1)
+    for bad_seed in (-1, True, 1.0, "3"):
+        with pytest.raises(ValueError, match="seed="):
+            env.reset(seed=bad_seed)
     assert env.aec.game.to_dict() == before
     assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
     env.step(int(np.flatnonzero(env.action_masks())[0]))  # the episode goes on
