@@ -22,6 +22,30 @@ VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>",
                "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>",
                "rllib:<checkpoint dir>", "learned+search:<iterations>")
 
+#: Spec prefixes of :data:`VALID_SPECS` that play Seers Catalog only (MaskablePPO and RLlib models of its
+#: action catalogue; ``train.specs`` refuses them for another game).
+SEERS_ONLY_PREFIXES = ("ppo", "rllib")
+
+
+def valid_specs(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The spec forms of :data:`VALID_SPECS` that can play ``game`` (every form for Seers Catalog; the
+    others lack ``ppo:`` and ``rllib:``), for error messages that say what is allowed.
+
+    Raises:
+        ValueError: an unknown game (listing the games).
+    """
+    game_spec(game)
+    if game == DEFAULT_GAME:
+        return VALID_SPECS
+    return tuple(s for s in VALID_SPECS if s.partition(":")[0] not in SEERS_ONLY_PREFIXES)
+
+
+def _valid_text(game: str) -> str:
+    """``valid specs: ...`` (``valid specs for Haggis: ...`` for a game other than Seers Catalog)."""
+    where = "" if game == DEFAULT_GAME else f" for {game_spec(game).title}"
+    return f"valid specs{where}: {', '.join(valid_specs(game))}"
+
+
 #: The entry-point group of spec plugins (name: the spec's prefix, e.g. ``learned``).
 SPEC_ENTRY_POINTS = "seers.agent_specs"
 
@@ -71,9 +95,9 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
             message names the file.
         FileNotFoundError: no model file at a ``ppo:`` or ``rllib:`` path.
     """
-    if not isinstance(spec, str):
-        raise ValueError(f"agent spec {spec!r} is not a string; valid specs: {', '.join(VALID_SPECS)}")
     game_spec(game)  # an unknown game: ValueError listing the games
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec {spec!r} is not a string; {_valid_text(game)}")
     name, _, arg = spec.strip().partition(":")
     if name == "random" and not arg:
         agent: Agent = RandomAgent(seed)
@@ -92,8 +116,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
             else:
                 agent = ISMCTSAgent(iterations=int(arg), seed=seed)
         except ValueError as err:
-            raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); valid specs: "
-                             f"{', '.join(VALID_SPECS)}") from None
+            raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); {_valid_text(game)}") from None
     elif name and (arg or name not in _NEEDS_ARGUMENT) and (point := _spec_plugin(name)) is not None:
         try:
             factory = point.load()
@@ -106,7 +129,7 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
         raise ValueError(f"agent spec {spec!r}: this install registers no {SPEC_ENTRY_POINTS!r} entry point "
                          f"{name!r}; install the package again: pip install -e '.[train]'")
     else:
-        raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
+        raise ValueError(f"unknown agent spec {spec!r}; {_valid_text(game)}")
     agent.name = spec
     return agent
 

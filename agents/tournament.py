@@ -786,6 +786,18 @@ def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool 
     return f"{head} ±{(ci[1] - ci[0]) / 2:.2f}"
 
 
+def rounds_text(game: str, n_rounds: int | None) -> str:
+    """How long each game of a table lasts, for titles: ``"1 round"``, ``"4 rounds"``, ``"to the target
+    score"`` (``n_rounds`` ``None``: Haggis played to its target); Seals counts its rounds on a round
+    counter of ``n_rounds`` Marks, with tie-break rounds after it (``docs/seals_rules.md``):
+    ``"a 5-Mark round counter"``."""
+    if n_rounds is None:
+        return "to the target score"
+    if game == "seals":
+        return f"a {n_rounds}-Mark round counter"
+    return f"{n_rounds} round{'' if n_rounds == 1 else 's'}"
+
+
 def table_cells(result: TournamentResult, wide: bool = False,
                 paired: dict[str, Any] | None = None, wide_hint: bool = False,
                 title: str | None = None, notes: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -835,9 +847,13 @@ def table_cells(result: TournamentResult, wide: bool = False,
     if wide_hint and not wide:
         caption.append("--wide: all columns")
     if title is None:
-        title = (f"{result.deals} deals x {result.n_players} seat rotations = {len(result.games)} games, "
+        def count(k: int, word: str) -> str:
+            return f"{k:,} {word}{'' if k == 1 else 's'}"
+
+        title = (f"{count(result.deals, 'deal')} x {result.n_players} seat rotations = "
+                 f"{count(len(result.games), 'game')}, "
                  f"{result.n_players} players, "
-                 f"{'to the target score' if result.n_rounds is None else f'{result.n_rounds} rounds'}, "
+                 f"{rounds_text(result.game, result.n_rounds)}, "
                  f"seed {result.seed}")
         if result.game != DEFAULT_GAME:
             title = f"{game_spec(result.game).title}: {title}"
@@ -856,13 +872,14 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
         return "| " + " | ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                   for i, (v, w) in enumerate(zip(values, widths))) + " |"
 
-    out = [*textwrap.wrap(cells["title"], width, subsequent_indent="  "), "", line(headers),
+    # break_on_hyphens off: "half-width", "per-deal" and agent specs stay whole
+    out = [*textwrap.wrap(cells["title"], width, subsequent_indent="  ", break_on_hyphens=False), "", line(headers),
            "|" + "|".join(("-" * (w + 1) + ":") if i else (":" + "-" * (w + 1))
                           for i, w in enumerate(widths)) + "|"]
     out += [line(r) for r in rows]
     out.append("")
     for text in cells["legend"] + cells["caption"]:
-        out += textwrap.wrap(text, width, subsequent_indent="  ")
+        out += textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
     return "\n".join(out)
 
 

@@ -436,9 +436,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(3.0, callback=positive_seconds, metavar="SECONDS", help="Wall time per environment, in seconds."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of every environment and of the random choices."),
         json_path: str = typer.Option("", "--json", metavar="FILE", help="Also write the results to this JSON file."),
-        profile: bool = typer.Option(False, help="Also profile 20,000 AEC steps: time per step of each "
-                                                 "part, and its share then and before the compiled engine "
-                                                 "(Seers Catalog only)."),
+        profile: bool = typer.Option(False, help="Also profile AEC steps: time per step of each part and "
+                                                 "its share (Seers Catalog: 20,000 steps, and each part's "
+                                                 "share before the compiled engine; --game haggis: 5,000 "
+                                                 "haggis_v0 steps at 3 players; not SCOUT)."),
         game: str = typer.Option("seers_catalog", "--game", callback=_game_option, metavar="GAME",
                                  help="The game whose environments are measured: seers_catalog, scout or "
                                  "haggis (seals: not yet)."),
@@ -473,7 +474,15 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                      f"--game haggis), not --game {game}", param_hint="'--profile'")
         check_json_path(json_path)
         if game == "haggis":
-            from .haggis_bench import bench_haggis
+            from .haggis_bench import HAGGIS_ROWS, PEER_ROWS, bench_haggis
+
+            # the rows take turns for seconds each (plus a warm-up and the peers' imports): say how long
+            rows = len(HAGGIS_ROWS) + len(PEER_ROWS)
+            import textwrap
+
+            typer.echo(textwrap.fill(f"Measuring {rows} environments (haggis_v0 at 2 and 3 players, {', '.join(PEER_ROWS)}), "
+                       f"{seconds:g} s each: about {rows * seconds:g} s plus start-up"
+                       f"{', then the profile' if profile else ''} ...", 80, subsequent_indent="  "), err=True)
 
             bench_haggis(seconds, seed, json_path, profile)
             return

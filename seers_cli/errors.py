@@ -7,11 +7,24 @@ import re
 import typer
 
 
-def option_error(err: Exception, flags: dict[str, str]) -> typer.BadParameter:
+def option_error(err: Exception, flags: dict[str, str], game: str | None = None) -> typer.BadParameter:
     """A ``BadParameter`` for an error ``err`` of a lower layer (a config or setting check) that names the
     command-line options of the fields its message names (``field=value``, mapped by ``flags``), e.g.
-    ``Invalid value for '--players': n_players=7 is not allowed; choose one of 2, 3, 4, 5``."""
+    ``Invalid value for '--players': n_players=7 is not allowed; choose one of 2, 3, 4, 5``.
+
+    With ``game`` (a :mod:`seers_env.games` name), a message about the player count that does not name
+    the game yet starts with its title (``Haggis: n_players=4 is not allowed; use an integer in 2..3``):
+    the allowed counts are the game's, so the message says whose they are."""
     text = str(err)
+    if game is not None and "n_players=" in text:
+        from seers_env.games import game_spec
+
+        try:
+            title = game_spec(game).title
+        except (TypeError, ValueError):
+            title = None
+        if title and title not in text:
+            text = f"{title}: {text}"
     hints = list(dict.fromkeys(flags[f] for f in re.findall(r"\b([a-z_]+)=", text) if f in flags))
     return typer.BadParameter(text, param_hint=hints or None)
 

@@ -6,6 +6,11 @@ import typer
 
 from .errors import SEERS_ONLY, check_game_options, non_negative
 
+#: ``--agents`` when not given, by game: one seat per player of a table the game allows (Haggis 2..3,
+#: Seals 2..4: 3 seats, the default table of ``seers play`` and ``seers train``).
+DEFAULT_AGENTS = {"seers_catalog": "heuristic,greedy,random,random", "scout": "heuristic,greedy,random,random",
+                  "seals": "heuristic,greedy,random", "haggis": "heuristic,greedy,random"}
+
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``seers eval`` to the ``seers`` app."""
@@ -13,20 +18,22 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command("eval")
     def eval_cmd(
         ctx: typer.Context,
-        agents: str = typer.Option("heuristic,greedy,random,random", show_default=False,
+        agents: str = typer.Option(None, show_default=False,
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
                                         "learned (the shipped model of the game and player count: train/models/), "
                                         "learned:<model.pt>, learned+search:<iterations>, "
-                                        "ppo:<model.zip>, rllib:<checkpoint dir>. "
-                                        "Default: heuristic, greedy, random, random."),
+                                        "ppo:<model.zip>, rllib:<checkpoint dir> (ppo: and rllib: Seers Catalog only). "
+                                        "Default: heuristic,greedy,random,random (Seals and Haggis: "
+                                        "heuristic,greedy,random)."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "
                                                    "(games x players games in all)."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Tournament seed: the same seed gives the same results."),
         workers: int = typer.Option(2, min=1, metavar="N", help="Worker processes."),
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game: seers_catalog, scout, seals or haggis."),
         rounds: int = typer.Option(None, min=1, metavar="N", help="Rounds per game (default: the game's; "
-                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals 5; "
+                                   "Seers Catalog 4, SCOUT one per player, 2 for 2 players; Seals: Marks in the round "
+                                   "counter, 5; "
                                    "Haggis: to the target score, 350)."),
         artifacts: bool = typer.Option(True, rich_help_panel=SEERS_ONLY, help="Seers Catalog: use the default "
                                        "artifact deck (--no-artifacts: the variant without artifacts)."),
@@ -69,6 +76,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from agents.tournament import (agent_labels, decision_time_line, paired_differences, print_table, run_tournament,
                                  seat_difference_lines, seat_differences)
 
+        if agents is None:
+            agents = DEFAULT_AGENTS[game]
         specs = [s.strip() for s in agents.split(",") if s.strip()]
         baseline = baseline.strip()
         if baseline and baseline not in agent_labels(specs):
@@ -87,7 +96,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 except ValueError as err:
                     raise typer.BadParameter(str(err), param_hint="--agents") from None
         except ValueError as err:
-            raise option_error(err, {"n_rounds": "--rounds", "n_players": "--agents"}) from None
+            if "n_players=" in str(err):  # the seats are the specs: say so
+                err = ValueError(f"{err} ({len(specs)} agent specs given, one per seat)")
+            raise option_error(err, {"n_rounds": "--rounds", "n_players": "--agents"}, game) from None
         if seat_baseline.strip():  # a bad spec is refused now, not after the whole tournament
             from agents.specs import make_agent
 
@@ -110,7 +121,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             from .errors import option_error
 
             raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",
-                                     "n_rounds": "--rounds", "n_players": "--agents"}) from None
+                                     "n_rounds": "--rounds", "n_players": "--agents"}, game) from None
         paired = paired_differences(result, baseline) if baseline else None
         print_table(result, wide=wide, paired=paired, wide_hint=True)
         timing = decision_time_line(result)

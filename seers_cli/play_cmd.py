@@ -71,7 +71,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         except ValueError as err:
             raise option_error(err, {"n_players": "--players", "n_rounds": "--rounds", "seat": "--seat",
                                      "specs": "--agents", "seed": "--seed",
-                                     "target": "--target"}) from None
+                                     "target": "--target"}, game) from None
 
     @app.command()
     def replay(

@@ -5,14 +5,44 @@ from __future__ import annotations
 import typer
 
 
+#: The game column's text of a game whose title is long (the default table fits 80 columns with the
+#: time-stamped run names of ``seers train``); a legend line gives the full title.
+SHORT_GAME_NAMES = {"seers_catalog": "Seers"}
+
+
+def game_cell(game: str | None) -> str:
+    """The game column's text: the game's title (``Haggis``), :data:`SHORT_GAME_NAMES` for a long one,
+    the name as recorded for a game this install does not know, ``?`` when the run does not say."""
+    from seers_env.games import game_spec
+
+    if game is None:
+        return "?"
+    if game in SHORT_GAME_NAMES:
+        return SHORT_GAME_NAMES[game]
+    try:
+        return game_spec(game).title
+    except (TypeError, ValueError):
+        return str(game)
+
+
 def runs_cells(runs: list[dict], wide: bool = False) -> dict:
-    """Table cells (the form of :func:`agents.tournament.table_cells`) for :func:`train.runs.list_runs`."""
+    """Table cells (the form of :func:`agents.tournament.table_cells`) for :func:`train.runs.list_runs`.
+
+    Columns: run, game (:func:`game_cell`), decisions, size, and the learned agent's paired difference
+    from the baseline of each evaluation table. When every table has the same baseline (usually the
+    heuristic), the difference column is headed ``vs <baseline> ±95%`` as in ``seers eval``; otherwise a
+    ``vs`` column names each row's baseline (always with ``wide``, which adds players, deals, the learned
+    agent's score and win rate and disk use by part). The default fits 80 columns with run names of up
+    to 24 characters (``selfplay_20261202_124501``)."""
     from train.runs import PARTS, format_size
 
-    headers = ["run", "decisions", "size", "vs", "learned - vs ±95%"]
+    bases = {e["vs"] for r in runs for e in (r["evaluation"] or [])} - {None}
+    one_base = (next(iter(bases)) if bases else "baseline") if len(bases) <= 1 and not wide else None
+    headers = ["run", "game", "decisions", "size"] + (
+        [f"vs {one_base} ±95%"] if one_base else ["vs", "learned - vs ±95%"])
     if wide:
-        headers = ["run", "players", "decisions", "size", *PARTS, "models", "deals", "learned score", "win%", "vs",
-                   "learned - vs ±95%"]
+        headers = ["run", "game", "players", "decisions", "size", *PARTS, "models", "deals", "learned score", "win%",
+                   "vs", "learned - vs ±95%"]
     rows = []
     for r in runs:
         evals = r["evaluation"] or [None]
@@ -38,15 +68,26 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
                     h = (e["diff_ci"][1] - e["diff_ci"][0]) / 2
                     diff = f"{e['diff']:+.2f} ±{h:.2f} {e['verdict']}"
             size = format_size(r["size"]) if k == 0 else ""
+            game = game_cell(r.get("game")) if k == 0 else ""  # absent from the JSON of an older seers runs
             if wide:
                 parts = [format_size(r["sizes"][p]) if k == 0 else "" for p in (*PARTS, "models")]
-                rows.append([name, str(r["players"]), steps, size, *parts, deals, score, win, vs, diff])
+                rows.append([name, game, str(r["players"]), steps, size, *parts, deals, score, win, vs, diff])
+            elif one_base:
+                rows.append([name, game, steps, size, diff])
             else:
-                rows.append([name, steps, size, vs, diff])
-    caption = ["learned - vs: the learned agent's game score minus that of the baseline in column vs (the "
-               "heuristic if it played, else the first other baseline), paired per deal, ± half-width of its "
-               "95% t interval; 'tie' when the interval holds 0; one row per table of the final evaluation "
-               "(eval.json)",
+                rows.append([name, game, steps, size, vs, diff])
+    if one_base:
+        first = (f"vs {one_base}: the learned agent's game score minus {one_base}'s, paired per deal, ± "
+                 f"half-width of its 95% t interval; 'tie' when the interval holds 0; one row per table of "
+                 f"the final evaluation (eval.json)")
+    else:
+        first = ("learned - vs: the learned agent's game score minus that of the baseline in column vs (the "
+                 "heuristic if it played, else the first other baseline), paired per deal, ± half-width of its "
+                 "95% t interval; 'tie' when the interval holds 0; one row per table of the final evaluation "
+                 "(eval.json)")
+    shown = sorted({r.get("game") for r in runs if r.get("game") in SHORT_GAME_NAMES})
+    legend = [f"{SHORT_GAME_NAMES[g]} = {game_spec_title(g)}" for g in shown]
+    caption = [first,
                "decisions: the learner's decisions trained on (self-play: the policy's plays with a choice; "
                "MaskablePPO: environment steps, one catalogue action each; RLlib: env steps); "
                "size: disk use of the run folder; checkpoints/ and snapshots/ are MaskablePPO's "
@@ -58,7 +99,14 @@ def runs_cells(runs: list[dict], wide: bool = False) -> dict:
         caption.append("--wide: scores, win rates and disk use by part")
     total = sum(r["size"] for r in runs)
     return {"title": f"{len(runs)} run{'' if len(runs) == 1 else 's'}, {format_size(total)} in all", "headers": headers, "rows": rows,
-            "legend": [], "caption": caption}
+            "legend": legend, "caption": caption}
+
+
+def game_spec_title(game: str) -> str:
+    """The title of a game of :mod:`seers_env.games` (``Seers Catalog``)."""
+    from seers_env.games import game_spec
+
+    return game_spec(game).title
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:

@@ -31,7 +31,7 @@ address it came in on, at the served port), a browser's Origin must be that page
 JSON (Content-Type: application/json). Other web sites are refused (403), and so are other names for this
 machine (DNS rebinding); --allow-origin lets a named origin in.
 
-Limits: 2..5 players (Seals 2..4) and 1..{max_rounds} rounds; ISMCTS at most {iterations} iterations or {seconds:g} s per move
+Limits: 2..5 players (Seals 2..4, Haggis 2..3) and 1..{max_rounds} rounds; ISMCTS at most {iterations} iterations or {seconds:g} s per move
 from the page (--agent specs are used as given); {search:g} s of agent thinking per game; {workers} agent
 decisions or uploads at once; uploads up to --max-upload-kb. An uploaded game log is replayed from its
 recorded plays (no agent runs); a tournament result is played again only when its agents are {replayable}.

@@ -40,7 +40,8 @@ def print_cells(cells: dict[str, Any], file: TextIO | None = None, width: int = 
     console = Console(file=file)
     console.print(table)
     for text in [*cells.get("legend", []), *cells.get("caption", [])]:
-        print("\n".join(textwrap.wrap(text, width, subsequent_indent="  ")), file=file, flush=True)
+        print("\n".join(textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)), file=file,
+              flush=True)
 
 
 __all__ = ["print_cells"]

@@ -34,6 +34,8 @@ _HAGGIS: dict = {"hidden": 64, "embed": 32, "lr": 1e-3, "minibatch": 64, "epochs
                  "actors": 0}
 #: Deals of the final tournament of ``seers train`` per game (--final-games).
 FINAL_GAMES = {"seers_catalog": 400, "scout": 200, "seals": 200, "haggis": 200}
+#: ``--players`` when not given, by game: a table the game allows (Haggis 2..3, Seals 2..4), as ``seers play``.
+TRAIN_PLAYERS = {"seers_catalog": _DEFAULTS.n_players, "scout": 4, "seals": 3, "haggis": 3}
 LEARNER_GAMES = ("seers_catalog", "scout", "seals", "haggis")
 ALGOS = ("selfplay", "maskable-ppo", "rllib")
 _RLLIB_MINUTES, _RLLIB_LR, _RLLIB_EPOCHS = 10.0, 3e-4, 4
@@ -106,8 +108,12 @@ def final_table_header(vs: str, tournament) -> tuple[str, tuple[str, ...]]:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 
     title = f"Learned agent vs {vs}: {n(t.deals, 'deal')} x {n(t.n_players, 'seat rotation')}"
+    from agents.tournament import rounds_text
+
+    length = rounds_text(t.game, t.n_rounds)
+    length = f"of {length}" if length[0].isdigit() else ("with " if t.game == "seals" else "played ") + length
     note = (f"deals: seed {t.seed}, the final tournament's own, never used in training; "
-            f"{n(len(t.games), 'game')} of {n(t.n_rounds, 'round')}")
+            f"{n(len(t.games), 'game')} {length}")
     return title, (note,)
 
 
@@ -151,7 +157,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         game: str = typer.Option("seers_catalog", metavar="GAME", help="The game learned: seers_catalog, "
                                  "scout, seals or haggis (SCOUT, Seals, Haggis: their own defaults where a flag "
                                  "says so; Haggis: one round per game; the other learners play Seers Catalog)."),
-        players: int = typer.Option(_DEFAULTS.n_players, metavar="N", help="Players at the table, 2..5."),
+        players: int = typer.Option(None, metavar="N", help=f"Players at the table: Seers Catalog and SCOUT 2..5 "
+                                    f"(default {TRAIN_PLAYERS['seers_catalog']}), Seals 2..4 and Haggis 2..3 "
+                                    f"(default {TRAIN_PLAYERS['haggis']})."),
         minutes: float = typer.Option(None, metavar="MINUTES", rich_help_panel=SELFPLAY_RLLIB, help="Wall-clock budget of the PPO phase, in "
                                       "minutes, instead of --decisions (the result then depends on the "
                                       "machine's speed and load; the warm start and the evaluation come "
@@ -211,8 +219,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         eval_games: int = typer.Option(_DEFAULTS.eval_games, metavar="N", rich_help_panel=PPO_ONLY, help="Deals per evaluation during training."),
         final_games: int = typer.Option(None,
                                         metavar="N", help=f"Deals of the final duplicate tournament (each played once per "
-                                             f"seat rotation; default {FINAL_GAMES['seers_catalog']}, SCOUT "
-                                             f"{FINAL_GAMES['scout']})."),
+                                             f"seat rotation; default {FINAL_GAMES['seers_catalog']}, SCOUT, "
+                                             f"Seals and Haggis {FINAL_GAMES['scout']})."),
         eval_agents: str = typer.Option(None, metavar="SPECS", help="Baselines to evaluate against (default: selfplay and "
                                         "rllib heuristic, each seated against the learned agent in every other "
                                         f"seat; maskable-ppo {','.join(DEFAULT_EVAL_SPECS)})."),
@@ -283,6 +291,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                      f"no artifacts",
                                      param_hint="--artifacts")
         check_learner_options(ctx, algo)
+        if players is None:
+            players = TRAIN_PLAYERS[game]
         teacher = teacher or imitation_teacher
         if algo != "selfplay":  # the other learners' defaults of the flags selfplay takes per game
             hidden = _SELFPLAY.hidden if hidden is None else hidden
@@ -393,7 +403,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                   final_games=FINAL_GAMES[game] if final_games is None else final_games,
                                   final_specs=specs, workers=workers, force=force, echo=typer.echo)
         except (ValueError, FileNotFoundError) as err:
-            raise option_error(err, SELFPLAY_FLAGS) from None
+            raise option_error(err, SELFPLAY_FLAGS, game) from None
         from agents.tournament import paired_differences
 
         for (spec, tournament), paired in zip(result.evaluation, result.paired):

@@ -120,8 +120,9 @@ class ClassicAEC(AECEnv):
         a game, of this environment's config and not over.
 
         Raises:
-            TypeError: ``position`` is neither. ValueError: another config, a finished game (and what
-                ``from_dict`` raises for a malformed one).
+            TypeError: ``position`` is neither. ValueError: another game's position (its ``"game"`` names
+                another game), another config, a finished game (and what ``from_dict`` raises for a
+                malformed one).
         """
         cls = self.game_class
         if isinstance(position, cls):
@@ -129,6 +130,13 @@ class ClassicAEC(AECEnv):
         if not isinstance(position, dict):
             raise TypeError(f"options['game'] must be a {cls.__name__}.to_dict() dict (or a {cls.__name__}), got "
                             f"{type(position).__name__}")
+        named = position.get("game", cls.game_name)
+        if named != cls.game_name:  # another game's position: say so, not which of its fields are foreign
+            from .games import GAMES
+
+            what = f"a {GAMES[named].title} game" if isinstance(named, str) and named in GAMES else "not a game"
+            raise ValueError(f"options['game'] is {what} (its 'game' is {named!r}); this environment plays "
+                             f"{cls.game_name!r}: give a {cls.__name__}.to_dict()")
         game = cls.from_dict(position)
         if game.config != self.config:
             raise ValueError(f"options['game'] has config {game.config.to_dict()}, but this environment plays "

@@ -104,3 +104,116 @@ def test_eval_takes_the_seers_catalog_option_for_its_game(tmp_path):
     assert json.loads(out.read_text())["games"]
     help_text = runner.invoke(app, ["eval", "--help"], env={"COLUMNS": "80"}).output
     assert "Options of seers_catalog only:\n  --artifacts / --no-artifacts" in help_text
+
+
+# --- a new user's first commands for Haggis and Seals (docs/newuser_haggis_seals.md) -----------------------
+class _Stop(Exception):
+    """Raised by the stand-in learner: the command got as far as training, with this configuration."""
+
+
+@pytest.mark.parametrize("game, players", [("haggis", 3), ("seals", 3), ("scout", 4), ("seers_catalog", 4)])
+def test_train_defaults_to_a_table_the_game_allows(game, players, tmp_path, monkeypatch):
+    import train.selfplay_run
+
+    seen = {}
+
+    def stand_in(cfg, **kw):
+        seen["players"], seen["game"] = cfg.n_players, cfg.game
+        raise _Stop
+
+    monkeypatch.setattr(train.selfplay_run, "run_selfplay", stand_in)
+    result = runner.invoke(app, ["train", "--game", game, "--out", str(tmp_path / "runs")])
+    assert isinstance(result.exception, _Stop), result.output  # not refused: Haggis has no 4-player table
+    assert seen == {"players": players, "game": game}
+    text = " ".join(runner.invoke(app, ["train", "--help"], env={"COLUMNS": "80"}).output.split())
+    assert "Seals 2..4 and Haggis 2..3 (default 3)" in text and "SCOUT 2..5 (default 4)" in text
+    assert "default 400, SCOUT, Seals and Haggis 200" in text
+
+
+def test_train_help_defaults_agree_with_the_code():
+    from seers_cli.train_cmd import FINAL_GAMES, TRAIN_PLAYERS
+    from seers_cli.play_cmd import DEFAULT_PLAYERS
+    from seers_env.games import game_spec
+
+    assert FINAL_GAMES["scout"] == FINAL_GAMES["seals"] == FINAL_GAMES["haggis"]  # one figure in the help
+    assert TRAIN_PLAYERS == DEFAULT_PLAYERS  # seers train and seers play default to the same tables
+    for game, n in TRAIN_PLAYERS.items():
+        assert game_spec(game).check_players(n) == n
+
+
+@pytest.mark.parametrize("game, title, players", [("haggis", "Haggis: 1 deal x 3 seat rotations = 3 games, 3 "
+                                                   "players, 1 round, seed 0", 3),
+                                                  ("seals", "Seals: 1 deal x 3 seat rotations = 3 games, 3 "
+                                                   "players, a 5-Mark round counter, seed 0", 3)])
+def test_eval_default_agents_fit_the_game_and_the_title_reads_well(game, title, players):
+    args = ["eval", "--game", game, "--games", "1", "--workers", "1", "--no-progress"]
+    result = runner.invoke(app, args + (["--rounds", "1"] if game == "haggis" else []), env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert title in " ".join(result.output.split())
+    assert "rounds," not in result.output.splitlines()[0] and _too_wide(result.output, 80) == []
+    rows = [x for x in result.output.splitlines() if x.startswith("| ") and not x.startswith("| agent")]
+    assert sorted(r.split("|")[1].strip() for r in rows) == ["greedy", "heuristic", "random"]
+
+
+def test_the_final_table_note_names_rounds_in_good_grammar():
+    from agents.tournament import run_tournament
+    from seers_cli.train_cmd import final_table_header
+
+    one = run_tournament(["random", "random"], 1, seed=0, workers=1, n_rounds=1, progress=False, game="haggis")
+    title, (note,) = final_table_header("1 x random", one)
+    assert title == "Learned agent vs 1 x random: 1 deal x 2 seat rotations" and note.endswith("2 games of 1 round")
+    seals = run_tournament(["random", "random"], 1, seed=0, workers=1, progress=False, game="seals")
+    assert final_table_header("1 x random", seals)[1][0].endswith("2 games with a 5-Mark round counter")
+
+
+def test_bench_env_haggis_says_how_long_it_measures(monkeypatch):
+    import seers_cli.haggis_bench as hb
+
+    monkeypatch.setattr(hb, "bench_haggis", lambda *a, **k: print("measured"))
+    result = CliRunner().invoke(app, ["bench", "env", "--game", "haggis", "--seconds", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Measuring 4 environments" in result.stderr and "about 8 s plus start-up" in result.stderr
+    assert result.stdout.strip() == "measured"  # the table alone on stdout
+
+
+def test_serve_and_bench_help_state_haggis_limits():
+    serve = " ".join(runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "80"}).output.split())
+    assert "(Seals 2..4, Haggis 2..3)" in serve
+    bench = " ".join(runner.invoke(app, ["bench", "env", "--help"], env={"COLUMNS": "80"}).output.split())
+    assert "(Seers Catalog only)" not in bench and "--game haggis: 5,000 haggis_v0 steps" in bench
+
+
+def test_train_header_reads_well_for_one_minute_in_the_learners_process(tmp_path, monkeypatch):
+    import train.selfplay_run
+
+    def stop(*a, **k):
+        raise _Stop
+
+    monkeypatch.setattr(train.selfplay_run, "train_selfplay", stop)
+    result = runner.invoke(app, ["train", "--game", "haggis", "--minutes", "1", "--out", str(tmp_path),
+                                 "--name", "h"], env={"COLUMNS": "80"})
+    assert isinstance(result.exception, _Stop), result.output
+    header = " ".join(result.output.split())
+    assert "self-play PPO for 1 minute (Haggis, 3 players, 32 games in the learner's process)" in header
+    assert "actor(s)" not in header and "1 minutes" not in header
+
+
+def test_piped_tables_never_break_a_word_at_its_hyphen():
+    """A caption wrapped at 80 columns keeps "half-width" and "per-deal" whole (textwrap's default would
+    print "half-" at the end of a line and "width" on the next)."""
+    result = runner.invoke(app, ["eval", "--game", "seals", "--agents", "heuristic,random", "--games", "2",
+                                 "--workers", "1", "--no-progress", "--baseline", "random"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert [x for x in result.output.splitlines() if x.endswith("-")] == [] and "half-width" in result.output
+    assert _too_wide(result.output, 80) == []
+
+
+def test_markdown_and_drawn_table_captions_keep_hyphenated_words_whole(capsys):
+    from agents.tournament import markdown_table
+    from seers_cli.tables import print_cells
+
+    cells = {"title": "t", "headers": ["a"], "rows": [["1"]], "legend": [], "caption": ["x" * 72 + " half-width"]}
+    lines = markdown_table(cells).splitlines()
+    assert lines[-2:] == ["x" * 72, "  half-width"]
+    print_cells(cells)
+    assert "half-\n" not in capsys.readouterr().out

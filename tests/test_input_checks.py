@@ -252,3 +252,51 @@ def test_eval_names_agents_for_an_agent_of_another_game(game, agents, words):
     assert result.exit_code == 2
     flat = " ".join(result.output.split())
     assert "Invalid value for --agents" in flat and words in flat, result.output
+
+
+# --- Haggis and Seals: a wrong table or spec names the game and what it allows ----------------------------
+@pytest.mark.parametrize("args, text", [
+    (["train", "--game", "haggis", "--players", "4"], "Haggis: n_players=4 is not allowed; use an integer in 2..3"),
+    (["train", "--game", "seals", "--players", "5"], "Seals: n_players=5 is not allowed; use an integer in 2..4"),
+    (["play", "--game", "haggis", "--players", "4"], "Haggis: n_players=4 is not allowed; use an integer in 2..3"),
+    (["eval", "--game", "haggis", "--agents", "heuristic,greedy,random,random"],
+     "Haggis: n_players=4 is not one of 2..3 (4 agent specs given, one per seat)"),
+])
+def test_a_wrong_player_count_names_the_game_and_its_counts(args, text, tmp_path):
+    result = _run([*args, *(["--out", str(tmp_path / "runs")] if args[0] == "train" else [])])
+    assert result.exit_code == 2, result.output
+    assert text in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("spec, text", [
+    ("foo", "unknown agent spec 'foo'; valid specs for Haggis: random, greedy, heuristic,"),
+    ("ppo:x.zip", "agent spec 'ppo:x.zip' plays Seers Catalog only, not 'haggis'; for 'haggis' use random,"),
+])
+def test_an_agent_spec_the_game_cannot_use_lists_the_games_specs(spec, text):
+    from agents.specs import VALID_SPECS, valid_specs
+
+    result = _run(["eval", "--game", "haggis", "--agents", f"heuristic,{spec}", "--games", "1"])
+    assert result.exit_code == 2, result.output
+    out = " ".join(result.output.split())
+    assert text in out and "learned+search:<iterations>" in out and "rllib:" not in out.split(text)[1]
+    assert valid_specs("seers_catalog") == VALID_SPECS
+    assert [s for s in valid_specs("seals") if s.startswith(("ppo", "rllib"))] == []
+    seers = " ".join(_run(["eval", "--agents", "heuristic,foo"]).output.split())
+    assert "valid specs: random" in seers and "ppo:<path to model.zip>" in seers  # every form for Seers Catalog
+
+
+def test_an_environment_given_another_games_position_says_so():
+    from seers_env import haggis_v0, seals_v0
+    from seers_env.haggis.game import HaggisGame
+    from seers_env.seals.game import SealsGame
+
+    seals = SealsGame(seed=1).to_dict()
+    env = haggis_v0.env()
+    with pytest.raises(ValueError, match=r"options\['game'\] is a Seals game \(its 'game' is 'seals'\); "
+                                         r"this environment plays 'haggis'"):
+        env.reset(options={"game": seals})
+    with pytest.raises(ValueError, match="is not a game"):
+        seals_v0.env().reset(options={"game": {**HaggisGame(seed=0).to_dict(), "game": "chess"}})
+    env.reset(options={"game": HaggisGame(seed=0).to_dict()})  # its own game's position still starts
+    assert env.unwrapped.game.to_dict() == HaggisGame(seed=0).to_dict()

@@ -52,9 +52,12 @@ def test_both_run_formats_are_listed_with_the_paired_difference(tmp_path):
     assert res.exit_code == 0, res.output
     assert "| a-selfplay" in res.output and "| b-ppo" in res.output
     header = next(x for x in res.output.splitlines() if x.startswith("| run"))
-    assert header.split("|")[2].strip() == "decisions" and "steps" not in header
+    assert header.split("|")[2].strip() == "game" and header.split("|")[3].strip() == "decisions"
+    assert "steps" not in header
     row = next(x for x in res.output.splitlines() if x.startswith("| a-selfplay"))
-    assert row.split("|")[2].strip() == "1,234" and "5,678" not in res.output  # trained, not all seats' plays
+    assert row.split("|")[3].strip() == "1,234" and "5,678" not in res.output  # trained, not all seats' plays
+    assert row.split("|")[2].strip() == "Seers"  # a config without a game: Seers Catalog (legend below)
+    assert "Seers = Seers Catalog" in res.output
     assert max(len(x) for x in res.output.splitlines()) <= 80
     assert json.loads(CliRunner().invoke(app, ["runs", "--out", str(tmp_path), "--json"]).output) == runs
 
@@ -83,7 +86,7 @@ def test_older_and_other_run_folders_stay_readable(tmp_path):
     assert runs["c-ppo"]["decisions"] == 2048 and not runs["c-ppo"]["finished"]
     res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path)], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
-    cells = {x.split("|")[1].strip(): x.split("|")[2].strip() for x in res.output.splitlines()
+    cells = {x.split("|")[1].strip(): x.split("|")[3].strip() for x in res.output.splitlines()
              if x.startswith("| ") and not x.startswith("| run")}
     assert cells == {"a-old-selfplay": "?", "b-rllib": "4,321", "c-ppo": "2,048 (unfinished)"}
     assert max(len(x) for x in res.output.splitlines()) <= 80
@@ -99,9 +102,43 @@ def test_runs_captions_and_wide_scores_read_as_eval_does(tmp_path):
     for wide in (False, True):
         cells = runs_cells(runs, wide)
         caption = " ".join(cells["caption"])
-        assert "trainer.py" not in caption and "baseline in column vs" in caption
+        assert "trainer.py" not in caption
+        # one baseline in every table: headed as seers eval heads it; --wide keeps the vs column
+        assert ("baseline in column vs" in caption) == wide
+        assert ("vs heuristic ±95%" in cells["headers"]) == (not wide)
     col = cells["headers"].index("learned score")
     mean = t.agents["learned"].mean_score
     assert cells["rows"][0][col].startswith(f"{mean:.2f} ±")  # no plus sign, as seers eval prints it
     res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path), "--wide"], env={"COLUMNS": "80"})
     assert res.exit_code == 0 and f"| {mean:.2f} ±" in res.output, res.output
+
+
+def test_runs_name_each_runs_game_and_fit_80_columns_with_default_run_names(tmp_path):
+    """Runs of several games in one folder: the game column says which game each learned (the config's
+    "game"; none recorded: Seers Catalog), a baseline differing between tables gets its own vs column,
+    and the table fits 80 columns with the longest default run names (selfplay_<date>_<time>)."""
+    from seers_cli.runs import runs_cells
+
+    t = run_tournament([Learned(), "heuristic"], games=2, seed=0, workers=1, n_rounds=1, progress=False)
+    g = run_tournament([Learned(), "greedy"], games=2, seed=0, workers=1, n_rounds=1, progress=False)
+    names = {"haggis": "selfplay_20261202_124501", "seals": "selfplay_20261202_124502",
+             "scout": "selfplay_20261202_124503", None: "selfplay_20261202_124504"}
+    for game, name in names.items():
+        cfg = {"n_players": 3, **({} if game is None else {"game": game})}
+        _write(tmp_path / name, {"algo": "selfplay", "selfplay": cfg}, {"train_decisions": 420_000},
+               [{"baseline": "heuristic", "tournament": t.to_dict()}])
+    runs = list_runs(tmp_path)
+    assert [r["game"] for r in runs] == ["haggis", "seals", "scout", "seers_catalog"]
+    res = CliRunner().invoke(app, ["runs", "--out", str(tmp_path)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    games = {x.split("|")[1].strip(): x.split("|")[2].strip() for x in res.output.splitlines()
+             if x.startswith("| selfplay")}
+    assert games == {names["haggis"]: "Haggis", names["seals"]: "Seals", names["scout"]: "SCOUT",
+                     names[None]: "Seers"}
+    assert "| vs heuristic ±95% |" in res.output and max(len(x) for x in res.output.splitlines()) <= 80
+    # another baseline in one run: a vs column names each row's
+    _write(tmp_path / "x-greedy", {"algo": "selfplay", "selfplay": {"n_players": 2, "game": "haggis"}},
+           {"train_decisions": 1}, [{"baseline": "greedy", "tournament": g.to_dict()}])
+    cells = runs_cells(list_runs(tmp_path))
+    assert cells["headers"] == ["run", "game", "decisions", "size", "vs", "learned - vs ±95%"]
+    assert {r[4] for r in cells["rows"]} == {"heuristic", "greedy"}

@@ -387,7 +387,7 @@ def test_a_given_title_is_the_tables_one_header_on_a_terminal_and_in_a_file():
     assert " ".join(drawn.split()).count("seat rotations") == 1 and "Learned agent vs 1 x random" in drawn
     assert max(len(x) for x in drawn.splitlines()) <= 80
     # without a title: the default one, unchanged
-    assert r.text().splitlines()[0] == "2 deals x 2 seat rotations = 4 games, 2 players, 1 rounds, seed 7"
+    assert r.text().splitlines()[0] == "2 deals x 2 seat rotations = 4 games, 2 players, 1 round, seed 7"
     # a long title is wrapped at 80 columns in a file, not cut
     long = r.text(title="Learned agent vs " + ", ".join(["heuristic"] * 12))
     assert long.splitlines()[1].startswith("  ") and max(len(x) for x in long.splitlines()) <= 80

@@ -57,13 +57,15 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     """One run's summary as plain data.
 
     Returns:
-        ``{"name", "path", "players", "decisions", "steps", "finished" (summary.json exists), "size" (bytes),
+        ``{"name", "path", "game", "players", "decisions", "steps", "finished" (summary.json exists), "size" (bytes),
         "sizes" ({part: bytes} for :data:`PARTS` and "models"), "evaluation"}``. ``decisions``: the decisions
         the learner trained on so far (self-play: ``train_decisions``, the policy's plays with a choice;
         MaskablePPO: ``timesteps``, one catalogue action each, or the newest checkpoint's count while
         unfinished; RLlib: ``env_steps``); ``steps``: the run's own count as before (MaskablePPO's
         environment steps, the self-play learner's plays of all seats, RLlib's env steps). Either is None
-        when the run folder does not record it.
+        when the run folder does not record it. ``game``: the game learned (a :mod:`seers_env.games`
+        name; a configuration that names none, MaskablePPO's, RLlib's and older self-play runs', is Seers
+        Catalog's).
         where ``evaluation`` is ``None`` without ``eval.json``, else a list of ``{"table", "agent", "deals",
         "mean_score", "score_ci" (None: one deal), "win_rate", "vs": baseline or None, "diff", "diff_ci", "verdict"}`` for
         the learned agent (:func:`is_learned`) in each table, with the paired difference from the heuristic (else the
@@ -88,6 +90,9 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
     players = config.get("n_players")
     if players is not None and not _count(players):
         raise ValueError(f"run configuration {str(cfg_path)!r}: n_players={players!r} is not a player count")
+    game = config.get("game", "seers_catalog")  # MaskablePPO and RLlib runs, older self-play runs: Seers Catalog
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"run configuration {str(cfg_path)!r}: game={game!r} is not a game name")
     summary_path = run / "summary.json"
     summary = (_object(read_json_file(summary_path, "run summary", strict=False), summary_path, "the file")
                if summary_path.is_file() else {})
@@ -105,7 +110,7 @@ def run_info(run_dir: str | os.PathLike) -> dict[str, Any]:
         decisions = steps
     sizes = {part: folder_size(run / part) for part in PARTS}
     sizes["models"] = sum(p.stat().st_size for p in (*run.glob("*.zip"), *run.glob("*.pt")) if p.is_file())
-    info: dict[str, Any] = {"name": run.name, "path": str(run), "players": players,
+    info: dict[str, Any] = {"name": run.name, "path": str(run), "game": game, "players": players,
                             "decisions": decisions, "steps": steps, "finished": summary_path.is_file(), "size": folder_size(run),
                             "sizes": sizes, "evaluation": None}
     eval_path = run / "eval.json"
@@ -202,7 +207,8 @@ def list_runs(out: str | os.PathLike = "runs") -> list[dict[str, Any]]:
         except ValueError as err:  # one damaged run folder is listed as such; the others as usual
             sizes = {part: folder_size(d / part) for part in PARTS}
             sizes["models"] = 0
-            out_runs.append({"name": d.name, "path": str(d), "players": None, "decisions": None, "steps": None,
+            out_runs.append({"name": d.name, "path": str(d), "game": None, "players": None, "decisions": None,
+                             "steps": None,
                              "finished": False, "size": folder_size(d), "sizes": sizes, "evaluation": None,
                              "damaged": str(err)})
     return out_runs

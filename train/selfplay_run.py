@@ -116,13 +116,16 @@ def run_selfplay(cfg: SelfPlayConfig, out: str = "runs", name: str = "", final_g
                     writer.add_scalar(f"selfplay/{k}", v, stats["train_decisions"])
 
     model_path = run_dir / "model.pt"
-    budget = f"{cfg.minutes:g} minutes" if cfg.minutes is not None else f"{cfg.decisions:,} decisions"
+    budget = (f"{cfg.minutes:g} minute{'' if cfg.minutes == 1 else 's'}" if cfg.minutes is not None
+              else f"{cfg.decisions:,} decision{'' if cfg.decisions == 1 else 's'}")
+    actors = ("in the learner's process" if cfg.actors == 0
+              else f"x {cfg.actors} actor{'' if cfg.actors == 1 else 's'}")
     warm = (f"a warm start on {cfg.imitation_samples:,} {cfg.teacher} decisions, then "
             if cfg.imitation_samples else "")
-    wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ")
+    wrap = textwrap.TextWrapper(width=80, subsequent_indent="  ", break_on_hyphens=False)  # not "self-\n  play"
     game = "" if cfg.game == "seers_catalog" else f"{adapter.title}, "
     echo(wrap.fill(f"Training {run_dir}: {warm}self-play PPO for {budget} ({game}{cfg.n_players} players, "
-         f"{cfg.games_in_flight} games x {max(cfg.actors, 1)} actor(s)), then {final_games} evaluation "
+         f"{cfg.games_in_flight} games {actors}), then {final_games} evaluation "
          f"deal{'s' if final_games != 1 else ''} x {cfg.n_players} seat rotations per baseline"))
     t0 = time.perf_counter()
     net, summary = train_selfplay(cfg, str(model_path), log=echo, progress_every=progress_every,

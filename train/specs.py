@@ -12,8 +12,10 @@ from agents.base import Agent
 
 def _check_game(spec: str, game: str) -> None:
     if game != "seers_catalog":
+        from agents.specs import valid_specs
+
         raise ValueError(f"agent spec {spec!r} plays Seers Catalog only, not {game!r}; for {game!r} use "
-                         f"random, greedy, heuristic or ismcts")
+                         f"{', '.join(valid_specs(game))}")
 
 
 #: Games the ``learned`` spec plays (:mod:`train.game_adapters`).
