@@ -1,0 +1,174 @@
+"""The Haggis environment's compiled path: the Python glue around :mod:`seers_env.haggis.kernel`.
+
+* :class:`CompiledDecision`: :class:`~seers_env.haggis.actions.HaggisDecision` whose first decision of a
+  play (the main codes) is the mask of :func:`~seers_env.haggis.kernel.stage0_mask` instead of
+  :func:`~seers_env.haggis.moves.turn_combos`; a chosen main code is decoded into its
+  :class:`~seers_env.haggis.moves.Combo` and its plays listed by :func:`~seers_env.haggis.moves.combo_plays`,
+  as the Python decision does. Same masks, same plays, same errors.
+* :func:`pack_game` and :func:`observe_compiled`: the observation of
+  :func:`seers_env.haggis.observation.observe` written by :func:`~seers_env.haggis.kernel.write_obs`.
+
+``haggis_v0.raw_env.compiled`` (default ``True``) chooses this path; ``False`` keeps the pure-Python one
+(the reference, ``tests/test_haggis_kernel.py`` compares both).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel
+from .actions import (BOMB_BASE, CARD_BASE, N_ACTIONS, N_LENGTHS, N_VALUES, PASS_CODE, SEQ_BASE, SET_BASE,
+                      HaggisDecision, play_codes)
+from .cards import POINTS_OF_CARD
+from .moves import Combo, combo_plays
+from .observation import OBS_DIM
+from .plays import BOMB, PASS_PLAY, SEQ, SET
+
+
+def combo_of_code(code: int) -> Combo | None:
+    """The :class:`Combo` of a stage-0 combination code (inverse of ``actions._combo_code``); ``None`` for
+    ``PASS``.
+
+    Raises:
+        ValueError: ``code`` is a bet or a card code (no combination).
+    """
+    if code == PASS_CODE:
+        return None
+    if SET_BASE <= code < SEQ_BASE:
+        i = code - SET_BASE
+        return Combo(SET, i // N_VALUES + 1, 0, i % N_VALUES + 2)
+    if SEQ_BASE <= code < BOMB_BASE:
+        i = code - SEQ_BASE
+        rest = i // N_VALUES
+        return Combo(SEQ, rest // N_LENGTHS + 1, rest % N_LENGTHS + 2, i % N_VALUES + 2)
+    if BOMB_BASE <= code < CARD_BASE:
+        return Combo(BOMB, 0, 0, code - BOMB_BASE + 1)
+    raise ValueError(f"code {code!r} is not a pass or combination code ({PASS_CODE}, {SET_BASE}..{CARD_BASE - 1})")
+
+
+class _MaskCodes:
+    """The stage-0 codes as the ``_main`` mapping of :class:`HaggisDecision` (code -> Combo), read from
+    the int8 mask: ``in`` and ``[]`` are one array read and a decode, iteration in code order."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: np.ndarray):
+        self.mask = mask
+
+    def __contains__(self, code: int) -> bool:
+        return 0 <= code < N_ACTIONS and bool(self.mask[code])
+
+    def __getitem__(self, code: int) -> Combo | None:
+        return combo_of_code(code)
+
+    def __iter__(self):
+        return iter(np.flatnonzero(self.mask).tolist())
+
+
+class CompiledDecision(HaggisDecision):
+    """:class:`HaggisDecision` with the compiled stage-0 mask (module docstring); same attributes."""
+
+    def __init__(self, game):
+        seat = game.current
+        if game.game_over or game._bets[seat] is None or game._legal is not None:
+            super().__init__(game)
+            return
+        self.chosen = []
+        self._hand = game.hand(seat)
+        top = game.top
+        mask = np.empty(N_ACTIONS, np.int8)
+        if top is None:
+            kernel.stage0_mask(np.array(self._hand, np.int64), -1, 0, 0, 0, mask)
+        else:
+            kernel.stage0_mask(np.array(self._hand, np.int64), top.kind, top.a, top.b, top.value, mask)
+        self._main = _MaskCodes(mask)
+        self._left = None
+
+    def mask(self) -> np.ndarray:
+        if self._left is None:
+            return self._main.mask.copy()
+        return super().mask()
+
+    def choose(self, code: int):
+        if self._left is None and code in self._main:
+            combo = combo_of_code(code)
+            left = [(PASS_PLAY, [code])] if combo is None else \
+                [(p, play_codes(p, c)) for p, c in combo_plays(self._hand, combo)]
+            self.chosen.append(code)
+            self._left = left
+            while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
+                self.chosen.append(left[0][1][len(self.chosen)])
+            if len(left) == 1:
+                return left[0][0]
+            return None
+        return super().choose(code)
+
+
+def pack_game(game) -> np.ndarray:
+    """The game as the int64 vector :func:`kernel.write_obs` reads (``kernel.P_*`` layout; every seat's
+    hand, the open trick's and the captured cards); seat independent."""
+    n = game.n_players
+    hands = game._hands
+    trick = game._trick
+    head = [0] * kernel.P_HEADER
+    head[kernel.P_N] = n
+    head[kernel.P_OVER] = int(game.game_over)
+    head[kernel.P_CURRENT] = game.current
+    head[kernel.P_PASSES] = game._passes
+    head[kernel.P_ROUND] = game.round
+    head[kernel.P_TARGET] = game.config.target
+    head[kernel.P_HAGGIS] = len(game._haggis)
+    if trick:
+        seat, _, top = trick[-1]
+        head[kernel.P_TOP_KIND:kernel.P_TOP_SEAT + 1] = [top.kind, top.a, top.b, top.value, seat]
+    else:
+        head[kernel.P_TOP_KIND] = head[kernel.P_TOP_SEAT] = -1
+    out = game._out
+    head[kernel.P_N_OUT] = len(out)
+    head[kernel.P_OUT:kernel.P_OUT + 3] = (out + [-1, -1, -1])[:3]
+    bets = game._bets
+    points = POINTS_OF_CARD[game.config.card_points]
+    scores = game._round_scores
+    for s in range(n):
+        b = bets[s]
+        head[kernel.P_BETS + s] = -1 if b is None else b
+        head[kernel.P_GOING_OUT + s] = game._going_out[s]
+        head[kernel.P_BET_POINTS + s] = game._bet_points[s]
+        head[kernel.P_TOTALS + s] = sum([r[s] for r in scores])
+        head[kernel.P_CAPTURED_POINTS + s] = sum([points[c] for c in game._captured[s]])
+        head[kernel.P_HAND_LEN + s] = len(hands[s])
+    if scores:
+        head[kernel.P_HAS_LAST] = 1
+        head[kernel.P_LAST:kernel.P_LAST + n] = scores[-1]
+    trick_cards = [c for _, p, _ in trick for c in p.cards]
+    head[kernel.P_TRICK_LEN] = len(trick_cards)
+    for h in hands:
+        head += h
+    head += trick_cards
+    for cs in game._captured:
+        head += cs
+    return np.array(head, np.int64)
+
+
+_NO_CARDS = np.zeros(0, np.int64)
+
+
+def observe_packed(packed: np.ndarray, seat: int, decision=None) -> np.ndarray:
+    """float32 ``(OBS_DIM,)``: :func:`seers_env.haggis.observation.observe` of ``seat`` from the packed
+    game (:func:`pack_game`) and ``seat``'s pending ``decision`` (or ``None``)."""
+    obs = np.empty(OBS_DIM, np.float32)
+    chosen = decision.chosen if decision is not None else None
+    if chosen:
+        kernel.write_obs(packed, seat, chosen[0], np.array(chosen[1:], np.int64) - CARD_BASE, obs)
+    else:
+        kernel.write_obs(packed, seat, -1, _NO_CARDS, obs)
+    return obs
+
+
+def observe_compiled(game, seat: int, decision=None) -> np.ndarray:
+    """:func:`seers_env.haggis.observation.observe` of ``HaggisSeatView(game, seat)`` and ``decision``,
+    compiled (:func:`pack_game` then :func:`observe_packed`)."""
+    return observe_packed(pack_game(game), seat, decision)
+
+
+__all__ = ["CompiledDecision", "combo_of_code", "observe_compiled", "observe_packed", "pack_game"]
