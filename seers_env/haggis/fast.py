@@ -18,11 +18,11 @@ import numpy as np
 
 from . import kernel
 from .actions import (BOMB_BASE, CARD_BASE, N_ACTIONS, N_LENGTHS, N_VALUES, PASS_CODE, SEQ_BASE, SET_BASE,
-                      HaggisDecision, play_codes)
-from .cards import POINTS_OF_CARD
+                      HaggisDecision, card_code)
+from .cards import N_CARD_IDS, POINTS_OF_CARD
 from .moves import Combo, combo_plays
 from .observation import OBS_DIM
-from .plays import BOMB, PASS_PLAY, SEQ, SET
+from .plays import BOMB, COMBO_KINDS, PASS_PLAY, SEQ, SET
 
 
 def combo_of_code(code: int) -> Combo | None:
@@ -44,6 +44,10 @@ def combo_of_code(code: int) -> Combo | None:
     if BOMB_BASE <= code < CARD_BASE:
         return Combo(BOMB, 0, 0, code - BOMB_BASE + 1)
     raise ValueError(f"code {code!r} is not a pass or combination code ({PASS_CODE}, {SET_BASE}..{CARD_BASE - 1})")
+
+
+#: ``actions.card_code`` of every card id (a lookup table)
+_CARD_CODE = tuple(card_code(c) for c in range(N_CARD_IDS))
 
 
 class _MaskCodes:
@@ -93,7 +97,7 @@ class CompiledDecision(HaggisDecision):
         if self._left is None and code in self._main:
             combo = combo_of_code(code)
             left = [(PASS_PLAY, [code])] if combo is None else \
-                [(p, play_codes(p, c)) for p, c in combo_plays(self._hand, combo)]
+                [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p, _ in combo_plays(self._hand, combo)]
             self.chosen.append(code)
             self._left = left
             while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
@@ -103,45 +107,44 @@ class CompiledDecision(HaggisDecision):
             return None
         return super().choose(code)
 
+    def combo_for(self, play) -> Combo | None:
+        """The :class:`Combo` of ``play``, the play :meth:`choose` just finished (``None`` for a pass or a
+        bet): its main code's, as every play of one main code has the same combo."""
+        if play.kind in COMBO_KINDS:
+            return combo_of_code(self.chosen[0])
+        return None
+
+
+def _totals(game) -> list[int]:
+    """``game.totals`` (every seat's sum of its round scores)."""
+    scores = game._round_scores
+    return [sum([r[s] for r in scores]) for s in range(game.config.n_players)]
+
 
 def pack_game(game) -> np.ndarray:
     """The game as the int64 vector :func:`kernel.write_obs` reads (``kernel.P_*`` layout; every seat's
     hand, the open trick's and the captured cards); seat independent."""
-    n = game.n_players
+    n = game.config.n_players
     hands = game._hands
     trick = game._trick
-    head = [0] * kernel.P_HEADER
-    head[kernel.P_N] = n
-    head[kernel.P_OVER] = int(game.game_over)
-    head[kernel.P_CURRENT] = game.current
-    head[kernel.P_PASSES] = game._passes
-    head[kernel.P_ROUND] = game.round
-    head[kernel.P_TARGET] = game.config.target
-    head[kernel.P_HAGGIS] = len(game._haggis)
+    out = game._out
+    pad = [0] * (3 - n)
     if trick:
         seat, _, top = trick[-1]
-        head[kernel.P_TOP_KIND:kernel.P_TOP_SEAT + 1] = [top.kind, top.a, top.b, top.value, seat]
+        top_part = [top.kind, top.a, top.b, top.value, seat]
+        trick_cards = [c for _, p, _ in trick for c in p.cards]
     else:
-        head[kernel.P_TOP_KIND] = head[kernel.P_TOP_SEAT] = -1
-    out = game._out
-    head[kernel.P_N_OUT] = len(out)
-    head[kernel.P_OUT:kernel.P_OUT + 3] = (out + [-1, -1, -1])[:3]
-    bets = game._bets
+        top_part = [-1, 0, 0, 0, -1]
+        trick_cards = []
     points = POINTS_OF_CARD[game.config.card_points]
     scores = game._round_scores
-    for s in range(n):
-        b = bets[s]
-        head[kernel.P_BETS + s] = -1 if b is None else b
-        head[kernel.P_GOING_OUT + s] = game._going_out[s]
-        head[kernel.P_BET_POINTS + s] = game._bet_points[s]
-        head[kernel.P_TOTALS + s] = sum([r[s] for r in scores])
-        head[kernel.P_CAPTURED_POINTS + s] = sum([points[c] for c in game._captured[s]])
-        head[kernel.P_HAND_LEN + s] = len(hands[s])
-    if scores:
-        head[kernel.P_HAS_LAST] = 1
-        head[kernel.P_LAST:kernel.P_LAST + n] = scores[-1]
-    trick_cards = [c for _, p, _ in trick for c in p.cards]
-    head[kernel.P_TRICK_LEN] = len(trick_cards)
+    head = ([n, int(game.game_over), game.current, game._passes, game.round, game.config.target, len(game._haggis)]
+            + top_part + [len(out)] + (out + [-1, -1, -1])[:3]
+            + [-1 if b is None else b for b in game._bets] + pad
+            + game._going_out + pad + game._bet_points + pad + _totals(game) + pad
+            + ([1] + scores[-1] + pad if scores else [0, 0, 0, 0])
+            + [sum([points[c] for c in cs]) for cs in game._captured] + pad
+            + [len(h) for h in hands] + pad + [len(trick_cards)])
     for h in hands:
         head += h
     head += trick_cards
