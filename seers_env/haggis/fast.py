@@ -18,7 +18,7 @@ import numpy as np
 
 from . import kernel
 from .actions import (BOMB_BASE, CARD_BASE, N_ACTIONS, N_LENGTHS, N_VALUES, PASS_CODE, SEQ_BASE, SET_BASE,
-                      HaggisDecision, card_code)
+                      HaggisDecision, card_code, play_codes)
 from .cards import N_CARD_IDS, POINTS_OF_CARD
 from .moves import Combo, combo_plays
 from .observation import OBS_DIM
@@ -74,10 +74,11 @@ class CompiledDecision(HaggisDecision):
 
     def __init__(self, game):
         seat = game.current
-        if game.game_over or game._bets[seat] is None or game._legal is not None:
-            super().__init__(game)
-            return
         self.chosen = []
+        if game.game_over or game._bets[seat] is None or game._legal is not None:  # as HaggisDecision
+            self._left = [(p, play_codes(p, c)) for p, c in game.legal_plays_with_combos()]
+            self._main = None
+            return
         self._hand = game.hand(seat)
         top = game.top
         mask = np.empty(N_ACTIONS, np.int8)
@@ -105,7 +106,17 @@ class CompiledDecision(HaggisDecision):
             if len(left) == 1:
                 return left[0][0]
             return None
-        return super().choose(code)
+        i = len(self.chosen)
+        left = [] if self._left is None else [(p, codes) for p, codes in self._left if codes[i] == code]
+        if not left:
+            return super().choose(code)  # raises, naming the allowed codes
+        self.chosen.append(code)
+        self._left = left
+        while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
+            self.chosen.append(left[0][1][len(self.chosen)])
+        if len(left) == 1:
+            return left[0][0]
+        return None
 
     def combo_for(self, play) -> Combo | None:
         """The :class:`Combo` of ``play``, the play :meth:`choose` just finished (``None`` for a pass or a
