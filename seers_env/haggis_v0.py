@@ -145,6 +145,7 @@ class raw_env(ClassicAEC):
         self.decision: HaggisDecision | None = None
         self._obs_cache: np.ndarray | None = None  # the acting agent's observation
         self._packed: np.ndarray | None = None  # the game packed for the kernel (compiled path)
+        self._totals_memo: tuple | None = None  # (game, rounds scored, its totals)
 
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -188,13 +189,21 @@ class raw_env(ClassicAEC):
         game = self.game
         acting = None if self.decision is None else self.agent_selection
         stage = -1 if self.decision is None else self.decision.stage
-        totals = game.totals
+        totals = self._game_totals()
         winners = game.winners() if game.game_over else []
         self.infos = {a: {"action_mask": self._mask if a == acting else self._zero_mask,
                           "stage": stage if a == acting else -1, "round": game.round, "totals": list(totals),
                           "winners": list(winners),
                           "illegal_action": self._illegal.get(a, -1)}
                       for a in self.agents}
+
+    def _game_totals(self) -> list[int]:
+        """``game.totals``, summed again only when a round was scored (the list is shared: do not change it)."""
+        game = self.game
+        memo = self._totals_memo
+        if memo is None or memo[0] is not game or memo[1] != len(game._round_scores):
+            memo = self._totals_memo = (game, len(game._round_scores), game.totals)
+        return memo[2]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
@@ -212,7 +221,7 @@ class raw_env(ClassicAEC):
             return {"observation": self._obs_cache.copy(), "action_mask": self._mask.copy()}
         if self.compiled:
             if self._packed is None:
-                self._packed = pack_game(self.game)
+                self._packed = pack_game(self.game, self._game_totals())
             obs = observe_packed(self._packed, seat, self.decision if acting else None)
         else:
             obs = observe(HaggisSeatView(self.game, seat), self.decision if acting else None)

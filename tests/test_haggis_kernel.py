@@ -194,3 +194,21 @@ def test_apply_legal_gives_the_game_apply_gives():
             play, combo = legal[int(rng.integers(len(legal)))]
             assert a.apply(play) == b.apply_legal(play, combo)
             assert a.to_dict() == b.to_dict() and a.events == b.events
+
+
+def test_set_plays_list_the_plays_of_combo_plays():
+    from seers_env.haggis.fast import _set_plays
+    from seers_env.haggis.moves import combo_plays
+
+    rng = np.random.default_rng(0)
+    checked = 0
+    for t in range(1500):
+        n = 2 + t % 2
+        deck = list(SETUP[n].number_cards)
+        hand = sorted(rng.choice(deck, int(rng.integers(1, 15)), replace=False).tolist()
+                      + [c for c in faces_of(t % n) if rng.random() < 0.7])
+        for c in turn_combos(hand, None):
+            if c.kind == SET:
+                assert _set_plays(hand, c.a, c.value) == [p for p, _ in combo_plays(hand, c)], (hand, c)
+                checked += 1
+    assert checked > 10000

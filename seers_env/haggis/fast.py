@@ -14,15 +14,18 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from . import kernel
 from .actions import (BOMB_BASE, CARD_BASE, N_ACTIONS, N_LENGTHS, N_VALUES, PASS_CODE, SEQ_BASE, SET_BASE,
                       HaggisDecision, card_code, play_codes)
-from .cards import N_CARD_IDS, POINTS_OF_CARD
+from .cards import FIRST_FACE, MAX_NUMBER_RANK, N_CARD_IDS, rank_of
 from .moves import Combo, combo_plays
 from .observation import OBS_DIM
-from .plays import BOMB, COMBO_KINDS, PASS_PLAY, SEQ, SET
+from .plays import BOMB, COMBO_KINDS, PASS_PLAY, SEQ, SET, HaggisPlay
+from .rulings import CARD_POINTS_CHOICES
 
 
 def combo_of_code(code: int) -> Combo | None:
@@ -97,8 +100,12 @@ class CompiledDecision(HaggisDecision):
     def choose(self, code: int):
         if self._left is None and code in self._main:
             combo = combo_of_code(code)
-            left = [(PASS_PLAY, [code])] if combo is None else \
-                [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p, _ in combo_plays(self._hand, combo)]
+            if combo is None:
+                left = [(PASS_PLAY, [code])]
+            else:
+                plays = _set_plays(self._hand, combo.a, combo.value) if combo.kind == SET else \
+                    [p for p, _ in combo_plays(self._hand, combo)]
+                left = [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p in plays]
             self.chosen.append(code)
             self._left = left
             while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
@@ -126,20 +133,33 @@ class CompiledDecision(HaggisDecision):
         return None
 
 
-def _totals(game) -> list[int]:
-    """``game.totals`` (every seat's sum of its round scores)."""
-    scores = game._round_scores
-    return [sum([r[s] for r in scores]) for s in range(game.config.n_players)]
+def _set_plays(hand: list[int], size: int, value: int) -> list[HaggisPlay]:
+    """The plays of :func:`~seers_env.haggis.moves.combo_plays` for ``Combo(SET, size, 0, value)`` (sets of
+    ``size`` cards of ``value``: some of its number cards and wilds, or a lone face card), in the same order
+    (all share the combo, so the order is by cards), listed directly."""
+    if value > MAX_NUMBER_RANK:  # a single face card
+        return [HaggisPlay(SET, (c,)) for c in hand if c >= FIRST_FACE and rank_of(c) == value] if size == 1 else []
+    nats = [c for c in hand if c < FIRST_FACE and rank_of(c) == value]
+    wilds = [c for c in hand if c >= FIRST_FACE]
+    out = []
+    for k in range(max(1, size - len(wilds)), min(len(nats), size) + 1):
+        for ns in combinations(nats, k):
+            for ws in combinations(wilds, size - k):
+                out.append(tuple(sorted(ns + ws)))
+    out.sort()
+    return [HaggisPlay(SET, cards) for cards in out]
 
 
-def pack_game(game) -> np.ndarray:
+def pack_game(game, totals: list[int] | None = None) -> np.ndarray:
     """The game as the int64 vector :func:`kernel.write_obs` reads (``kernel.P_*`` layout; every seat's
-    hand, the open trick's and the captured cards); seat independent."""
+    hand, the open trick's and the captured cards); seat independent. ``totals``: ``game.totals`` when the
+    caller has them (else summed here)."""
     n = game.config.n_players
     hands = game._hands
     trick = game._trick
     out = game._out
-    pad = [0] * (3 - n)
+    captured = game._captured
+    pad = _PAD[n]
     if trick:
         seat, _, top = trick[-1]
         top_part = [top.kind, top.a, top.b, top.value, seat]
@@ -147,23 +167,26 @@ def pack_game(game) -> np.ndarray:
     else:
         top_part = [-1, 0, 0, 0, -1]
         trick_cards = []
-    points = POINTS_OF_CARD[game.config.card_points]
     scores = game._round_scores
+    if totals is None:
+        totals = game.totals
     head = ([n, int(game.game_over), game.current, game._passes, game.round, game.config.target, len(game._haggis)]
             + top_part + [len(out)] + (out + [-1, -1, -1])[:3]
             + [-1 if b is None else b for b in game._bets] + pad
-            + game._going_out + pad + game._bet_points + pad + _totals(game) + pad
+            + game._going_out + pad + game._bet_points + pad + totals + pad
             + ([1] + scores[-1] + pad if scores else [0, 0, 0, 0])
-            + [sum([points[c] for c in cs]) for cs in game._captured] + pad
-            + [len(h) for h in hands] + pad + [len(trick_cards)])
+            + [len(cs) for cs in captured] + pad
+            + [len(h) for h in hands] + pad + [len(trick_cards), _SCORING[game.config.card_points]])
     for h in hands:
         head += h
     head += trick_cards
-    for cs in game._captured:
+    for cs in captured:
         head += cs
     return np.array(head, np.int64)
 
 
+_PAD = {2: [0], 3: []}
+_SCORING = {s: i for i, s in enumerate(CARD_POINTS_CHOICES)}
 _NO_CARDS = np.zeros(0, np.int64)
 
 

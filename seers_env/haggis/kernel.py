@@ -19,9 +19,10 @@ import numpy as np
 
 from ..engine.jit import njit
 from .actions import BOMB_BASE, CARD_BASE, N_LENGTHS, N_VALUES, PASS_CODE, SEQ_BASE, SET_BASE
-from .cards import FIRST_FACE, JACK, MAX_NUMBER_RANK, MAX_RANK, MIN_RANK, N_NUMBER_CARDS, N_NUMBER_RANKS
+from .cards import POINTS_OF_CARD, FIRST_FACE, JACK, MAX_NUMBER_RANK, MAX_RANK, MIN_RANK, N_NUMBER_CARDS, N_NUMBER_RANKS
 from .observation import MAX_SEATS, OBS_BOUND, OBS_DIM, OFFSETS
 from .plays import BOMB, MAX_WIDTH, SEQ, SET
+from .rulings import CARD_POINTS_CHOICES
 
 # --- the packed game (int64 vector; fast.pack_game writes it) ------------------------------------------
 P_N, P_OVER, P_CURRENT, P_PASSES, P_ROUND, P_TARGET, P_HAGGIS = 0, 1, 2, 3, 4, 5, 6
@@ -30,10 +31,14 @@ P_N_OUT, P_OUT = 12, 13  # P_OUT .. +2: seats out in order (-1 padded)
 P_BETS = 16  # 3: bet amount, -1 not decided
 P_GOING_OUT, P_BET_POINTS, P_TOTALS = 19, 22, 25  # 3 each
 P_HAS_LAST, P_LAST = 28, 29  # 1 when a round was scored; 3: its scores
-P_CAPTURED_POINTS = 32  # 3
+P_CAPTURED_LEN = 32  # 3: cards captured per seat this round
 P_HAND_LEN = 35  # 3: cards held per seat
 P_TRICK_LEN = 38  # cards of the open trick
-P_HEADER = 39  # then: the hands of seats 0..n-1 (P_HAND_LEN each), then the trick's cards
+P_SCORING = 39  # index of the config's card points in rulings.CARD_POINTS_CHOICES
+P_HEADER = 40  # then: the hands of seats 0..n-1 (P_HAND_LEN each), the trick's cards, the captured cards
+
+#: ``cards.POINTS_OF_CARD`` as an array: ``_POINTS[P_SCORING value, card id]``
+_POINTS = np.array([POINTS_OF_CARD[s] for s in CARD_POINTS_CHOICES], np.int64)
 
 _H = OFFSETS["hand"][0]
 _PC = OFFSETS["pending_cards"][0]
@@ -257,13 +262,17 @@ def write_obs(st, seat, pend_code, pend_cards, obs):
         obs[_TC + k] = 1.0
         obs[_PL + k] = 1.0
     at += st[P_TRICK_LEN]
-    for j in range(at, len(st)):  # captured cards of every seat
-        obs[_PL + _slot(st[j], seat, n)] = 1.0
+    points = np.zeros(MAX_SEATS, np.int64)
+    for s in range(n):  # the captured cards of every seat
+        for j in range(at, at + st[P_CAPTURED_LEN + s]):
+            obs[_PL + _slot(st[j], seat, n)] = 1.0
+            points[s] += _POINTS[st[P_SCORING], st[j]]
+        at += st[P_CAPTURED_LEN + s]
     for k in range(MAX_SEATS):
         if k < n:
             s = (seat + k) % n
             obs[_HS + k] = hl[s] / 17
-            obs[_CP + k] = st[P_CAPTURED_POINTS + s] / 50
+            obs[_CP + k] = points[s] / 50
             obs[_GO + k] = st[P_GOING_OUT + s] / 85
             obs[_BP + k] = st[P_BET_POINTS + s] / 90
             obs[_TOT + k] = st[P_TOTALS + s] / st[P_TARGET]

@@ -109,16 +109,20 @@ class HaggisPlayFeatures(NamedTuple):
 class _Slot:
     """One game of the batch: its generator, game, pending decision and packed game."""
 
-    __slots__ = ("rng", "game", "decision", "packed")
+    __slots__ = ("rng", "game", "decision", "packed", "totals")
 
     def __init__(self, rng: np.random.Generator, game: HaggisGame):
         self.rng = rng
         self.game = game
+        self.totals = (-1, [])  # (rounds scored, game.totals)
         self.new_decision()
 
     def new_decision(self) -> None:
-        self.decision = CompiledDecision(self.game)
-        self.packed = pack_game(self.game)
+        game = self.game
+        if self.totals[0] != len(game._round_scores):
+            self.totals = (len(game._round_scores), game.totals)
+        self.decision = CompiledDecision(game)
+        self.packed = pack_game(game, self.totals[1])
 
 
 class HaggisVectorEnv(VectorEnv):
@@ -307,6 +311,7 @@ class HaggisVectorEnv(VectorEnv):
             self._terms[i] = True
             self._totals[i] = game.totals
             slot.game = HaggisGame(self.config, seed=int(slot.rng.integers(2**63 - 1)))  # as raw_env.reset()
+            slot.totals = (-1, [])
         slot.new_decision()
 
     def _begin(self) -> np.ndarray:
