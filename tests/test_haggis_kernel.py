@@ -196,19 +196,30 @@ def test_apply_legal_gives_the_game_apply_gives():
             assert a.to_dict() == b.to_dict() and a.events == b.events
 
 
-def test_set_plays_list_the_plays_of_combo_plays():
-    from seers_env.haggis.fast import _set_plays
+def test_set_and_sequence_plays_of_a_code_are_those_of_combo_plays():
+    """The compiled path lists the plays of a chosen set or sequence code itself (``fast._set_plays``,
+    ``kernel.seq_cards``): the same plays in the same order as ``moves.combo_plays``, on random hands of
+    every size and on full 17-card hands (the bench's crafted ones too)."""
+    from seers_env.haggis.fast import _seq_plays, _set_plays
     from seers_env.haggis.moves import combo_plays
 
     rng = np.random.default_rng(0)
-    checked = 0
-    for t in range(1500):
+    hands = []
+    for t in range(1200):
         n = 2 + t % 2
         deck = list(SETUP[n].number_cards)
-        hand = sorted(rng.choice(deck, int(rng.integers(1, 15)), replace=False).tolist()
-                      + [c for c in faces_of(t % n) if rng.random() < 0.7])
+        size = 14 if t % 5 == 0 else int(rng.integers(1, 15))
+        hands.append(sorted(rng.choice(deck, size, replace=False).tolist()
+                            + [c for c in faces_of(t % n) if t % 5 == 0 or rng.random() < 0.7]))
+    hands += [sorted(nums + list(faces_of(0))) for nums in crafted_hands().values()]
+    checked = {SET: 0, SEQ: 0}
+    for hand in hands:
         for c in turn_combos(hand, None):
             if c.kind == SET:
                 assert _set_plays(hand, c.a, c.value) == [p for p, _ in combo_plays(hand, c)], (hand, c)
-                checked += 1
-    assert checked > 10000
+            elif c.kind == SEQ:
+                assert _seq_plays(hand, c.a, c.b, c.value) == [p for p, _ in combo_plays(hand, c)], (hand, c)
+            else:
+                continue
+            checked[c.kind] += 1
+    assert checked[SET] > 10000 and checked[SEQ] > 10000

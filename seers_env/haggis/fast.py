@@ -103,8 +103,12 @@ class CompiledDecision(HaggisDecision):
             if combo is None:
                 left = [(PASS_PLAY, [code])]
             else:
-                plays = _set_plays(self._hand, combo.a, combo.value) if combo.kind == SET else \
-                    [p for p, _ in combo_plays(self._hand, combo)]
+                if combo.kind == SET:
+                    plays = _set_plays(self._hand, combo.a, combo.value)
+                elif combo.kind == SEQ:
+                    plays = _seq_plays(self._hand, combo.a, combo.b, combo.value)
+                else:
+                    plays = [p for p, _ in combo_plays(self._hand, combo)]
                 left = [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p in plays]
             self.chosen.append(code)
             self._left = left
@@ -148,6 +152,14 @@ def _set_plays(hand: list[int], size: int, value: int) -> list[HaggisPlay]:
                 out.append(tuple(sorted(ns + ws)))
     out.sort()
     return [HaggisPlay(SET, cards) for cards in out]
+
+
+def _seq_plays(hand: list[int], width: int, length: int, top: int) -> list[HaggisPlay]:
+    """The plays of :func:`~seers_env.haggis.moves.combo_plays` for ``Combo(SEQ, width, length, top)``, in
+    the same order (by cards), from the compiled :func:`~seers_env.haggis.kernel.seq_cards`."""
+    rows = kernel.seq_cards(np.array(hand, np.int64), width, length, top).tolist()
+    rows.sort()
+    return [HaggisPlay(SEQ, tuple(r), width) for r in rows]
 
 
 def pack_game(game, totals: list[int] | None = None) -> np.ndarray:

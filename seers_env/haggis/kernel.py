@@ -298,4 +298,115 @@ def write_obs(st, seat, pend_code, pend_cards, obs):
             obs[j] = -OBS_BOUND
 
 
-__all__ = ["P_HEADER", "stage0_mask", "write_obs"]
+@njit(cache=True)
+def seq_cards(hand, w, L, top):
+    """The card sets of the sequences of ``Combo(SEQ, w, L, top)`` in ``hand`` (int64 card ids, sorted):
+    int64 ``(count, w * L)``, each row sorted ascending, rows in no particular order. The plays of
+    :func:`seers_env.haggis.moves.combo_plays` for that combo (``moves._seq_dfs``: per rank some held number
+    cards, at least one at the lowest rank, at most ``w`` suits in all, and wilds filling the missing slots
+    up to their own ranks, section 4.1)."""
+    lo = top - L + 1
+    at = np.full((MAX_RANK + 1, 5), -1, np.int64)  # at[rank, suit]: the held number card
+    bits = np.zeros(MAX_RANK + 1, np.int64)
+    wilds = np.zeros(3, np.int64)
+    wranks = np.zeros(3, np.int64)
+    nw = 0
+    for c in hand:
+        if c >= FIRST_FACE:
+            wilds[nw] = c
+            wranks[nw] = JACK + (c - FIRST_FACE) % 3
+            nw += 1
+        else:
+            r = MIN_RANK + c % N_NUMBER_RANKS
+            at[r, c // N_NUMBER_RANKS] = c
+            bits[r] |= 1 << (c // N_NUMBER_RANKS)
+    # the options of each rank: subsets of its held suits (at most w, missing at most nw)
+    opts = np.zeros((L, 32), np.int64)
+    n_opts = np.zeros(L, np.int64)
+    min_miss = np.zeros(L + 1, np.int64)
+    for i in range(L):
+        b = bits[lo + i]
+        best = w + 1
+        for sub in range(32):
+            if sub & b != sub:
+                continue
+            k = _popcount(sub)
+            if k > w or w - k > nw or (i == 0 and k == 0):
+                continue
+            opts[i, n_opts[i]] = sub
+            n_opts[i] += 1
+            best = min(best, w - k)
+        if n_opts[i] == 0:
+            return np.zeros((0, w * L), np.int64)
+        min_miss[i] = best
+    suffix = np.zeros(L + 1, np.int64)
+    for i in range(L - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + min_miss[i]
+    cap = 64
+    out = np.zeros((cap, w * L), np.int64)
+    count = 0
+    idx = np.zeros(L + 1, np.int64)
+    suits = np.zeros(L + 1, np.int64)  # union of suits before rank i
+    miss = np.zeros(L + 1, np.int64)  # missing slots before rank i
+    slots = np.zeros(3, np.int64)
+    row = np.zeros(w * L, np.int64)
+    i = 0
+    idx[0] = 0
+    while i >= 0:
+        if i == L:
+            m = miss[L]
+            ns = 0
+            for j in range(L):
+                for _ in range(w - _popcount(opts[j, idx[j] - 1])):
+                    slots[ns] = lo + j
+                    ns += 1
+            for wmask in range(1 << nw):
+                if _popcount(wmask) != m:
+                    continue
+                fit = True
+                t = 0
+                for j in range(nw):  # wilds ascending by id, so by rank
+                    if wmask >> j & 1:
+                        if wranks[j] < slots[t]:
+                            fit = False
+                            break
+                        t += 1
+                if not fit:
+                    continue
+                q = 0
+                for j in range(L):
+                    sub = opts[j, idx[j] - 1]
+                    for su in range(5):
+                        if sub >> su & 1:
+                            row[q] = at[lo + j, su]
+                            q += 1
+                for j in range(nw):
+                    if wmask >> j & 1:
+                        row[q] = wilds[j]
+                        q += 1
+                if count == cap:
+                    bigger = np.zeros((2 * cap, w * L), np.int64)
+                    bigger[:cap] = out
+                    out = bigger
+                    cap *= 2
+                out[count] = np.sort(row)
+                count += 1
+            i -= 1
+            continue
+        if idx[i] >= n_opts[i] or miss[i] + suffix[i] > nw:
+            i -= 1
+            continue
+        sub = opts[i, idx[i]]
+        idx[i] += 1
+        u = suits[i] | sub
+        mm = miss[i] + w - _popcount(sub)
+        if _popcount(u) > w or mm + suffix[i + 1] > nw:
+            continue
+        suits[i + 1] = u
+        miss[i + 1] = mm
+        i += 1
+        idx[i] = 0
+    return out[:count]
+
+
+__all__ = ["P_HEADER", "seq_cards", "stage0_mask", "write_obs"]
