@@ -79,6 +79,13 @@ not over). ``env.unwrapped.game`` is the engine game (read-only by convention).
 **Lifecycle.** Before ``reset()`` and after ``close()``, ``step``, ``observe``, ``last``, ``state``,
 ``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded``. A mid-game environment pickles.
 
+**Compiled path.** ``raw_env.compiled`` (default ``True``) takes the first decision of a play (its action
+mask), the plays of a chosen set or sequence code and every observation from compiled code
+(:mod:`seers_env.haggis.kernel`, glue :mod:`seers_env.haggis.fast`) and applies the decision's plays with
+:meth:`HaggisGame.apply_legal`; ``False`` keeps the pure-Python path. Both give the same masks,
+observations, rewards and games (``tests/test_haggis_kernel.py``; figures in ``docs/haggis_speed.md``). For
+many games at once see :class:`seers_env.haggis.vector.HaggisVectorEnv`.
+
 **Version history.** v0: first release (Haggis engine format 1, catalogue of 814 actions).
 """
 

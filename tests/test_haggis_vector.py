@@ -171,3 +171,10 @@ def test_gymnasium_vector_wrappers_take_it():
     wrapped = DictInfoToList(HaggisVectorEnv(2, n_players=3))
     _, infos = wrapped.reset(seed=1)
     assert isinstance(infos, list) and len(infos) == 2 and "seat" in infos[0]
+
+
+def test_vector_rates_measures_both_levels():
+    from seers_env.haggis.vector import vector_rates
+
+    r = vector_rates(num_envs=4, n_players=2, seconds=0.05, seed=1)
+    assert set(r) == {"steps_per_s", "plays_per_s"} and r["steps_per_s"] > 0 and r["plays_per_s"] > 0

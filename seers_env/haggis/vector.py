@@ -426,5 +426,54 @@ class HaggisVectorEnv(VectorEnv):
         self.closed = True
 
 
+def vector_rates(num_envs: int = 256, n_players: int = 3, seconds: float = 3.0, seed: int = 0) -> dict[str, float]:
+    """Throughput of random legal play on :class:`HaggisVectorEnv` (one thread): ``{"steps_per_s": catalogue
+    steps of :meth:`~HaggisVectorEnv.step` (every row one step), "plays_per_s": whole plays of
+    :meth:`~HaggisVectorEnv.play_features` then :meth:`~HaggisVectorEnv.step_plays`}``, each over about
+    ``seconds`` after one untimed call; choices from ``numpy.random.default_rng(seed)``."""
+    import time
+
+    rng = np.random.default_rng(seed)
+    venv = HaggisVectorEnv(num_envs, n_players=n_players)
+    obs, infos = venv.reset(seed=seed)
+    out = {}
+    for level in ("steps_per_s", "plays_per_s"):  # step_plays leaves every game at a stage-0 decision
+        done, t0, first = 0, 0.0, True
+        while first or time.perf_counter() - t0 < seconds:
+            if level == "steps_per_s":
+                actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+                obs, _, _, _, infos = venv.step(actions)
+            else:
+                if first:
+                    obs, infos = venv.reset(seed=seed)
+                f = venv.play_features()
+                obs, _, _, _, infos = venv.step_plays(rng.integers(0, np.diff(f.offsets)))
+            if first:
+                first, t0 = False, time.perf_counter()
+                continue
+            done += num_envs
+        out[level] = done / (time.perf_counter() - t0)
+    return out
+
+
+def _bench(argv: list[str] | None = None) -> None:
+    """``python -m seers_env.haggis.vector [--games N] [--seconds S] [--seed K]``: :func:`vector_rates` at 2
+    and 3 players."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=_bench.__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=256)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    for n in (2, 3):
+        r = vector_rates(args.games, n, args.seconds, args.seed)
+        print(f"HaggisVectorEnv({args.games}), {n} players, seed {args.seed}: {r['steps_per_s']:,.0f} steps/s "
+              f"(step), {r['plays_per_s']:,.0f} plays/s (play_features + step_plays), one thread")
+
+
 __all__ = ["CONFIG_FIELDS", "INFO_KEYS", "REWARD_MODES", "HaggisPlayFeatures", "HaggisVectorEnv", "VectorResetNeeded",
-           "slot_seed"]
+           "slot_seed", "vector_rates"]
+
+if __name__ == "__main__":
+    _bench()
