@@ -223,3 +223,24 @@ def test_set_and_sequence_plays_of_a_code_are_those_of_combo_plays():
                 continue
             checked[c.kind] += 1
     assert checked[SET] > 10000 and checked[SEQ] > 10000
+
+
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_fast_legal_plays_with_combos_is_the_games_list(n_players):
+    from seers_env.haggis.fast import legal_plays_with_combos
+
+    for g in random_states(n_players, 400, seed=900 + n_players):
+        assert legal_plays_with_combos(g) == g.legal_plays_with_combos()
+    rng = np.random.default_rng(n_players)
+    deck = list(SETUP[n_players].number_cards)
+    game = HaggisGame(HaggisConfig(n_players=n_players), seed=1)
+    assert legal_plays_with_combos(game) == game.legal_plays_with_combos()  # the bets
+    game.apply(game.legal_plays()[0])
+    for _ in range(40):  # full leads, and following some of their combinations
+        game._hands[0] = sorted(rng.choice(deck, 14, replace=False).tolist() + list(faces_of(0)))
+        game._legal = None
+        assert legal_plays_with_combos(game) == game.legal_plays_with_combos()
+        for top in turn_combos(game._hands[0], None)[::25]:
+            game._trick, game._legal = [(1, None, top)], None
+            assert legal_plays_with_combos(game) == game.legal_plays_with_combos()
+        game._trick = []

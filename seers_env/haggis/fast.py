@@ -24,7 +24,7 @@ from .actions import (BOMB_BASE, CARD_BASE, N_ACTIONS, N_LENGTHS, N_VALUES, PASS
 from .cards import FIRST_FACE, MAX_NUMBER_RANK, N_CARD_IDS, rank_of
 from .moves import Combo, combo_plays
 from .observation import OBS_DIM
-from .plays import BOMB, COMBO_KINDS, PASS_PLAY, SEQ, SET, HaggisPlay
+from .plays import BET_PLAYS, BOMB, COMBO_KINDS, PASS_PLAY, SEQ, SET, HaggisPlay
 from .rulings import CARD_POINTS_CHOICES
 
 
@@ -83,13 +83,7 @@ class CompiledDecision(HaggisDecision):
             self._main = None
             return
         self._hand = game.hand(seat)
-        top = game.top
-        mask = np.empty(N_ACTIONS, np.int8)
-        if top is None:
-            kernel.stage0_mask(np.array(self._hand, np.int64), -1, 0, 0, 0, mask)
-        else:
-            kernel.stage0_mask(np.array(self._hand, np.int64), top.kind, top.a, top.b, top.value, mask)
-        self._main = _MaskCodes(mask)
+        self._main = _MaskCodes(_stage0(self._hand, game.top))
         self._left = None
 
     def mask(self) -> np.ndarray:
@@ -103,12 +97,7 @@ class CompiledDecision(HaggisDecision):
             if combo is None:
                 left = [(PASS_PLAY, [code])]
             else:
-                if combo.kind == SET:
-                    plays = _set_plays(self._hand, combo.a, combo.value)
-                elif combo.kind == SEQ:
-                    plays = _seq_plays(self._hand, combo.a, combo.b, combo.value)
-                else:
-                    plays = [p for p, _ in combo_plays(self._hand, combo)]
+                plays = _code_plays(self._hand, combo)
                 left = [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p in plays]
             self.chosen.append(code)
             self._left = left
@@ -160,6 +149,46 @@ def _seq_plays(hand: list[int], width: int, length: int, top: int) -> list[Haggi
     rows = kernel.seq_cards(np.array(hand, np.int64), width, length, top).tolist()
     rows.sort()
     return [HaggisPlay(SEQ, tuple(r), width) for r in rows]
+
+
+def _stage0(hand: list[int], top: Combo | None) -> np.ndarray:
+    """The kernel's stage-0 mask of ``hand`` on ``top`` (int8 ``(N_ACTIONS,)``)."""
+    mask = np.empty(N_ACTIONS, np.int8)
+    if top is None:
+        kernel.stage0_mask(np.array(hand, np.int64), -1, 0, 0, 0, mask)
+    else:
+        kernel.stage0_mask(np.array(hand, np.int64), top.kind, top.a, top.b, top.value, mask)
+    return mask
+
+
+def _code_plays(hand: list[int], combo: Combo) -> list[HaggisPlay]:
+    """The plays of ``hand`` whose combo is ``combo``, in the order of ``moves.combo_plays``."""
+    if combo.kind == SET:
+        return _set_plays(hand, combo.a, combo.value)
+    if combo.kind == SEQ:
+        return _seq_plays(hand, combo.a, combo.b, combo.value)
+    return [p for p, _ in combo_plays(hand, combo)]
+
+
+def legal_plays_with_combos(game) -> list[tuple[HaggisPlay, Combo | None]]:
+    """``game.legal_plays_with_combos()``, the same list (plays, combos, order), from the compiled stage-0
+    mask: the plays of each legal main code in code order, which is the documented order of
+    :mod:`seers_env.haggis.moves` (pass; sets by size and value; sequences by width, length and top;
+    bombs by value; each code's plays by cards). Does not set the game's own cache."""
+    if game.game_over:
+        return []
+    seat = game.current
+    if game._bets[seat] is None:
+        return [(p, None) for p in BET_PLAYS]
+    hand = game._hands[seat]
+    out: list[tuple[HaggisPlay, Combo | None]] = []
+    for code in np.flatnonzero(_stage0(hand, game.top)).tolist():
+        combo = combo_of_code(code)
+        if combo is None:
+            out.append((PASS_PLAY, None))
+        else:
+            out += [(p, combo) for p in _code_plays(hand, combo)]
+    return out
 
 
 def pack_game(game, totals: list[int] | None = None) -> np.ndarray:
@@ -220,4 +249,4 @@ def observe_compiled(game, seat: int, decision=None) -> np.ndarray:
     return observe_packed(pack_game(game), seat, decision)
 
 
-__all__ = ["CompiledDecision", "combo_of_code", "observe_compiled", "observe_packed", "pack_game"]
+__all__ = ["CompiledDecision", "combo_of_code", "legal_plays_with_combos", "observe_compiled", "observe_packed", "pack_game"]

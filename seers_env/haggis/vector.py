@@ -58,7 +58,7 @@ from gymnasium.vector.utils import batch_space
 
 from .. import seeding
 from .actions import N_ACTIONS
-from .fast import CompiledDecision, observe_packed, pack_game
+from .fast import CompiledDecision, legal_plays_with_combos, observe_packed, pack_game
 from .features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from .game import HaggisConfig, HaggisGame
 from .observation import OBS_BOUND, OBS_DIM
@@ -366,8 +366,16 @@ class HaggisVectorEnv(VectorEnv):
 
     # --- play level -------------------------------------------------------------------------------------
     def _legal(self) -> list:
+        """Each game's legal plays with combos (``fast.legal_plays_with_combos``, also kept as the game's
+        own cache of that same list, so ``legal_plays()`` and the features read it)."""
         if self._plays is None:
-            self._plays = [s.game.legal_plays_with_combos() for s in self._slots]
+            plays = []
+            for s in self._slots:
+                game = s.game
+                if game._legal is None:
+                    game._legal = legal_plays_with_combos(game)
+                plays.append(game.legal_plays_with_combos())
+            self._plays = plays
         return self._plays
 
     def play_features(self) -> HaggisPlayFeatures:
