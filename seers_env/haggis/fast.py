@@ -3,9 +3,11 @@
 * :class:`CompiledDecision`: :class:`~seers_env.haggis.actions.HaggisDecision` whose first decision of a
   play (the main codes) is the mask of :func:`~seers_env.haggis.kernel.stage0_mask` instead of
   :func:`~seers_env.haggis.moves.turn_combos`; a chosen main code is decoded into its
-  :class:`~seers_env.haggis.moves.Combo` and its plays listed by :func:`~seers_env.haggis.moves.combo_plays`,
-  as the Python decision does. Same masks, same plays, same errors.
-* :func:`pack_game` and :func:`observe_compiled`: the observation of
+  :class:`~seers_env.haggis.moves.Combo` (:func:`combo_of_code`) and its plays listed (sets directly,
+  sequences by :func:`~seers_env.haggis.kernel.seq_cards`, bombs by :func:`~seers_env.haggis.moves.combo_plays`),
+  the plays and order of ``combo_plays``. Same masks, same plays, same errors as the Python decision.
+* :func:`legal_plays_with_combos`: the game's full legal list, built the same way code by code.
+* :func:`pack_game`, :func:`observe_packed` and :func:`observe_compiled`: the observation of
   :func:`seers_env.haggis.observation.observe` written by :func:`~seers_env.haggis.kernel.write_obs`.
 
 ``haggis_v0.raw_env.compiled`` (default ``True``) chooses this path; ``False`` keeps the pure-Python one
@@ -92,6 +94,8 @@ class CompiledDecision(HaggisDecision):
         return super().mask()
 
     def choose(self, code: int):
+        """:meth:`HaggisDecision.choose` (the same plays, codes and errors), listing a chosen code's plays
+        with the compiled path."""
         if self._left is None and code in self._main:
             combo = combo_of_code(code)
             if combo is None:
