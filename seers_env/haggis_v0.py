@@ -276,7 +276,7 @@ class raw_env(ClassicAEC):
             self._obs_cache = None
             self._set_infos()
         else:
-            if self.compiled:  # a play of the decision: legal, its combo known
+            if isinstance(decision, CompiledDecision):  # a play of the decision: legal, its combo known
                 result = self.game.apply_legal(play, decision.combo_for(play))
             else:
                 result = self.game.apply(play)
