@@ -21,13 +21,15 @@ TARGET_HAGGIS_VS_DOUDIZHU = 3.0
 HAGGIS_ROWS = {2: "haggis_v0, 2 players", 3: "haggis_v0, 3 players"}
 PEER_ROWS = ("texas_holdem_v4", "rlcard_doudizhu")
 
-#: Parts of a haggis_v0 AEC step for ``--profile``: (name, module file, function names).
+#: Parts of a haggis_v0 AEC step for ``--profile``: (name, module files, function names). The compiled
+#: path's Python glue is ``haggis/fast.py`` (its stage-0 mask and observations call the numba kernel).
 HAGGIS_PROFILE_PARTS = (
-    ("legal plays (moves)", "haggis/moves.py", ("turn_plays_with_combos", "turn_combos", "combo_plays")),
-    ("decision: codes, mask, choose", "haggis/actions.py", ("__init__", "mask", "choose", "allowed")),
-    ("observation", "haggis/observation.py", ("observe",)),
-    ("HaggisGame.apply", "haggis/game.py", ("apply",)),
-    ("env step (raw_env.step, all of it)", "haggis_v0.py", ("step",)),
+    ("legal plays (moves)", ("haggis/moves.py",), ("turn_plays_with_combos", "turn_combos", "combo_plays")),
+    ("decision: codes, mask, choose", ("haggis/actions.py", "haggis/fast.py"),
+     ("__init__", "mask", "choose", "allowed")),
+    ("observation", ("haggis/observation.py", "haggis/fast.py"), ("observe", "pack_game", "observe_packed")),
+    ("HaggisGame.apply", ("haggis/game.py",), ("apply", "apply_legal")),
+    ("env step (raw_env.step, all of it)", ("haggis_v0.py",), ("step",)),
 )
 
 
@@ -120,9 +122,9 @@ def haggis_profile_parts(steps: int = 5_000, seed: int = 0, n_players: int = 3) 
     raw_step = raw_env.step.__code__.co_firstlineno  # not the wrapper's step, which holds it
     out = {name: 0.0 for name, *_ in HAGGIS_PROFILE_PARTS}
     for (path, line, func), (_, _, _, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
-        for name, module, funcs in HAGGIS_PROFILE_PARTS:
-            if path.replace("\\", "/").endswith(module) and func in funcs and \
-                    (module != "haggis_v0.py" or line == raw_step):
+        for name, modules, funcs in HAGGIS_PROFILE_PARTS:
+            module = next((m for m in modules if path.replace("\\", "/").endswith(m)), None)
+            if module is not None and func in funcs and (module != "haggis_v0.py" or line == raw_step):
                 out[name] += cumulative
     out["total"] = stats.total_tt  # type: ignore[attr-defined]
     out["steps"] = float(steps)

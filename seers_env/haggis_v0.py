@@ -79,6 +79,13 @@ not over). ``env.unwrapped.game`` is the engine game (read-only by convention).
 **Lifecycle.** Before ``reset()`` and after ``close()``, ``step``, ``observe``, ``last``, ``state``,
 ``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded``. A mid-game environment pickles.
 
+**Compiled path.** ``raw_env.compiled`` (default ``True``) takes the first decision of a play (its action
+mask), the plays of a chosen set or sequence code and every observation from compiled code
+(:mod:`seers_env.haggis.kernel`, glue :mod:`seers_env.haggis.fast`) and applies the decision's plays with
+:meth:`HaggisGame.apply_legal`; ``False`` keeps the pure-Python path. Both give the same masks,
+observations, rewards and games (``tests/test_haggis_kernel.py``; figures in ``docs/haggis_speed.md``). For
+many games at once see :class:`seers_env.haggis.vector.HaggisVectorEnv`.
+
 **Version history.** v0: first release (Haggis engine format 1, catalogue of 814 actions).
 """
 
@@ -96,6 +103,7 @@ from .aec_base import ClassicAEC, IllegalActionError, ResetNeededAttributeError 
 from .aec_base import OrderEnforcingWrapper as _OrderEnforcingWrapper
 from .aec_base import read_only as _read_only
 from .haggis.actions import N_ACTIONS, HaggisDecision, check_action, describe_action
+from .haggis.fast import CompiledDecision, observe_packed, pack_game
 from .haggis.game import HaggisConfig, HaggisGame
 from .haggis.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
 from .haggis.render import render_text
@@ -128,6 +136,10 @@ class raw_env(ClassicAEC):
         "render_fps": 1,
     }
     game_class = HaggisGame
+    #: ``True``: the stage-0 mask and the observations come from the compiled kernel
+    #: (:mod:`seers_env.haggis.fast`); ``False``: the pure-Python path (the reference; same results,
+    #: ``tests/test_haggis_kernel.py``). A class attribute; set it on an instance before ``reset()``.
+    compiled = True
 
     def __init__(self, n_players: int = 3, reward_mode: str = "score", illegal_action: str = "penalize",
                  render_mode: str | None = None, **config: Any):
@@ -139,6 +151,8 @@ class raw_env(ClassicAEC):
         self.game: HaggisGame | None = None
         self.decision: HaggisDecision | None = None
         self._obs_cache: np.ndarray | None = None  # the acting agent's observation
+        self._packed: np.ndarray | None = None  # the game packed for the kernel (compiled path)
+        self._totals_memo: tuple | None = None  # (game, rounds scored, its totals)
 
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -167,10 +181,11 @@ class raw_env(ClassicAEC):
     def _new_decision(self) -> None:
         """The engine's seat to act gets a new decision: select its agent, set its mask and the infos."""
         game = self.game
-        self.decision = HaggisDecision(game)
+        self.decision = CompiledDecision(game) if self.compiled else HaggisDecision(game)
         self.agent_selection = self.possible_agents[game.current]
         self._mask = _read_only(self.decision.mask())
         self._obs_cache = None
+        self._packed = None
         self._set_infos()
 
     def _set_infos(self) -> None:
@@ -178,13 +193,21 @@ class raw_env(ClassicAEC):
         game = self.game
         acting = None if self.decision is None else self.agent_selection
         stage = -1 if self.decision is None else self.decision.stage
-        totals = game.totals
+        totals = self._game_totals()
         winners = game.winners() if game.game_over else []
         self.infos = {a: {"action_mask": self._mask if a == acting else self._zero_mask,
                           "stage": stage if a == acting else -1, "round": game.round, "totals": list(totals),
                           "winners": list(winners),
                           "illegal_action": self._illegal.get(a, -1)}
                       for a in self.agents}
+
+    def _game_totals(self) -> list[int]:
+        """``game.totals``, summed again only when a round was scored (the list is shared: do not change it)."""
+        game = self.game
+        memo = self._totals_memo
+        if memo is None or memo[0] is not game or memo[1] != len(game._round_scores):
+            memo = self._totals_memo = (game, len(game._round_scores), game.totals)
+        return memo[2]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_DIM,), "action_mask": int8 (N_ACTIONS,)}`` of ``agent`` (new
@@ -197,12 +220,19 @@ class raw_env(ClassicAEC):
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"agent {agent!r} is not one of {self.possible_agents}")
-        if self.decision is not None and agent == self.agent_selection:
-            if self._obs_cache is None:
-                self._obs_cache = observe(HaggisSeatView(self.game, seat), self.decision)
+        acting = self.decision is not None and agent == self.agent_selection
+        if acting and self._obs_cache is not None:
             return {"observation": self._obs_cache.copy(), "action_mask": self._mask.copy()}
-        return {"observation": observe(HaggisSeatView(self.game, seat)),
-                "action_mask": np.zeros(N_ACTIONS, np.int8)}
+        if self.compiled:
+            if self._packed is None:
+                self._packed = pack_game(self.game, self._game_totals())
+            obs = observe_packed(self._packed, seat, self.decision if acting else None)
+        else:
+            obs = observe(HaggisSeatView(self.game, seat), self.decision if acting else None)
+        if acting:
+            self._obs_cache = obs
+            return {"observation": obs.copy(), "action_mask": self._mask.copy()}
+        return {"observation": obs, "action_mask": np.zeros(N_ACTIONS, np.int8)}
 
     def state(self) -> np.ndarray:
         """Full-information state (every hand) for centralised critics: float32 ``(STATE_DIM,)``."""
@@ -243,7 +273,10 @@ class raw_env(ClassicAEC):
             self._obs_cache = None
             self._set_infos()
         else:
-            result = self.game.apply(play)
+            if isinstance(decision, CompiledDecision):  # a play of the decision: legal, its combo known
+                result = self.game.apply_legal(play, decision.combo_for(play))
+            else:
+                result = self.game.apply(play)
             if result.round_over and self.reward_mode == "score":
                 for x, r in zip(self.possible_agents, result.round_scores):
                     self.rewards[x] = float(r)
@@ -264,6 +297,7 @@ class raw_env(ClassicAEC):
                 self.rewards[x] = (n + 1 - 2 * place) / (n - 1)
         self.decision = None
         self._obs_cache = None
+        self._packed = None
         self._mask = self._zero_mask
         self.terminations = {x: True for x in self.agents}
         self.truncations = {x: False for x in self.agents}
@@ -278,6 +312,7 @@ class raw_env(ClassicAEC):
         """No decision pends (the game ended for an illegal action)."""
         self.decision = None
         self._obs_cache = None
+        self._packed = None
 
     # --- rendering --------------------------------------------------------------------------------
     def _render_text(self) -> str:
@@ -289,6 +324,7 @@ class raw_env(ClassicAEC):
         self.game = None
         self.decision = None
         self._obs_cache = None
+        self._packed = None
 
 
 def env(**config: Any) -> AECEnv:

@@ -68,7 +68,8 @@ def test_our_compiled_functions_use_the_sources_cache():
     from numba.core.dispatcher import Dispatcher
 
     names = ("seers_env.engine.core", "seers_env.engine.kernel", "seers_env.actions", "seers_env.aec_core",
-             "seers_env.observation", "seers_env.play_eval", "seers_env.vector_core")
+             "seers_env.observation", "seers_env.play_eval", "seers_env.vector_core",
+             "seers_env.haggis.kernel")
     count = 0
     for name in names:
         module = importlib.import_module(name)

@@ -7,7 +7,9 @@ Modules: :mod:`~seers_env.haggis.cards` (card ids, points, setup), :mod:`~seers_
 (:class:`HaggisGame`, :class:`HaggisConfig`), :mod:`~seers_env.haggis.view` (:class:`HaggisSeatView`, the
 determinizer), :mod:`~seers_env.haggis.features` (the play-scoring learner's features). For the PettingZoo
 environment (:mod:`seers_env.haggis_v0`): :mod:`~seers_env.haggis.actions`,
-:mod:`~seers_env.haggis.observation`, :mod:`~seers_env.haggis.render`.
+:mod:`~seers_env.haggis.observation`, :mod:`~seers_env.haggis.render`; its compiled path
+:mod:`~seers_env.haggis.kernel` (numba) and :mod:`~seers_env.haggis.fast`; for learners
+:mod:`~seers_env.haggis.vector` (the batch API ``HaggisVectorEnv``, a Gymnasium ``VectorEnv``).
 Importing this package imports numpy only (no RL library).
 """
 

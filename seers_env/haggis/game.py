@@ -346,7 +346,8 @@ class HaggisGame:
 
     @property
     def totals(self) -> list[int]:
-        return [sum(r[i] for r in self._round_scores) for i in range(self.n_players)]
+        scores = self._round_scores
+        return [sum([r[i] for r in scores]) for i in range(self.config.n_players)]
 
     @property
     def public_history(self) -> list[dict[str, Any]]:
@@ -466,6 +467,17 @@ class HaggisGame:
         if why is not None:
             raise IllegalPlayError(play, why)
         play = HaggisPlay(int(play.kind), tuple(int(c) for c in play.cards), int(play.width), int(play.amount))
+        return self._make(play, None)
+
+    def apply_legal(self, play: HaggisPlay, combo: Combo | None) -> HaggisResult:
+        """:meth:`apply` of a play taken from :meth:`legal_plays_with_combos` (or the same plays of
+        :func:`~seers_env.haggis.moves.combo_plays`) with its ``combo``, without checking it again: the
+        environment's compiled path, whose decisions only offer legal plays. The same result and the same
+        game afterwards as :meth:`apply`; anything else is undefined (use :meth:`apply`)."""
+        return self._make(play, combo)
+
+    def _make(self, play: HaggisPlay, combo: Combo | None) -> HaggisResult:
+        """The transition of a legal, normalised ``play`` (``combo``: its combo, or ``None`` to compute it)."""
         seat = self.current
         self.events.append({"event": "play", "round": self.round, "seat": seat, "play": play.to_list()})
         self._legal = None
@@ -480,7 +492,8 @@ class HaggisGame:
                 return self._end_trick()
             self.current = self._next_holder(seat)
             return HaggisResult()
-        combo = combo_of(play)
+        if combo is None:
+            combo = combo_of(play)
         hand = self._hands[seat]
         for c in play.cards:
             hand.remove(c)
