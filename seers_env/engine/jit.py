@@ -102,6 +102,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "haggis/plays.py",
     "haggis/rulings.py",
     "haggis/view.py",
+    "jsonio.py",
     "observation.py",
     "play_eval.py",
     "scout/__init__.py",
