@@ -177,6 +177,11 @@ class HaggisDecision:
             allowed = sorted(set(self._next_codes()))
             raise ValueError(f"action {code} ({describe_code(code)}) continues no legal play; allowed: "
                              f"{allowed[:20]}{' ...' if len(allowed) > 20 else ''}")
+        return self._take(code, left)
+
+    def _take(self, code: int, left: list) -> HaggisPlay | None:
+        """Record ``code`` with the ``(play, codes)`` it leaves, then the codes every one of them shares
+        (they are no decision); the play once one is left, else ``None``."""
         self.chosen.append(code)
         self._left = left
         while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:

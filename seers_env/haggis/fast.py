@@ -103,24 +103,12 @@ class CompiledDecision(HaggisDecision):
             else:
                 plays = _code_plays(self._hand, combo)
                 left = [(p, [code] + sorted([_CARD_CODE[c] for c in p.cards])) for p in plays]
-            self.chosen.append(code)
-            self._left = left
-            while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
-                self.chosen.append(left[0][1][len(self.chosen)])
-            if len(left) == 1:
-                return left[0][0]
-            return None
+            return self._take(code, left)
         i = len(self.chosen)
         left = [] if self._left is None else [(p, codes) for p, codes in self._left if codes[i] == code]
         if not left:
             return super().choose(code)  # raises, naming the allowed codes
-        self.chosen.append(code)
-        self._left = left
-        while len(left) > 1 and len({codes[len(self.chosen)] for _, codes in left}) == 1:
-            self.chosen.append(left[0][1][len(self.chosen)])
-        if len(left) == 1:
-            return left[0][0]
-        return None
+        return self._take(code, left)
 
     def combo_for(self, play) -> Combo | None:
         """The :class:`Combo` of ``play``, the play :meth:`choose` just finished (``None`` for a pass or a
