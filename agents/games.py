@@ -36,18 +36,22 @@ class GameAgents:
         heuristic: the heuristic agent's class; its ``scores(view) -> [(score, play), ...]`` ranks the
             ISMCTS candidates.
         play_key: the identity of a play for search trees (``module:function``).
+        rollout: the rollout agent's class (``rollout:<shuffles>``: the heuristic improved by rollouts),
+            where the game has one.
     """
 
     greedy: str
     heuristic: str
     play_key: str = "agents.games:whole_play_key"
+    rollout: str | None = None
 
 
 GAME_AGENTS: dict[str, GameAgents] = {
     "seers_catalog": GameAgents(greedy="agents.greedy:GreedyAgent", heuristic="agents.heuristic:HeuristicAgent",
                                 play_key="agents.games:seers_play_key"),
     "scout": GameAgents(greedy="agents.scout:ScoutGreedyAgent", heuristic="agents.scout:ScoutHeuristicAgent"),
-    "seals": GameAgents(greedy="agents.seals:SealsGreedyAgent", heuristic="agents.seals:SealsHeuristicAgent"),
+    "seals": GameAgents(greedy="agents.seals:SealsGreedyAgent", heuristic="agents.seals:SealsHeuristicAgent",
+                        rollout="agents.seals_rollout:SealsRolloutAgent"),
     "haggis": GameAgents(greedy="agents.haggis:HaggisGreedyAgent", heuristic="agents.haggis:HaggisHeuristicAgent"),
 }
 
@@ -80,6 +84,24 @@ def greedy_class(game: str) -> type:
 def heuristic_class(game: str) -> type:
     """The heuristic agent class of ``game``."""
     return _resolve(agent_parts(game).heuristic)
+
+
+def rollout_games() -> tuple[str, ...]:
+    """The games with a rollout agent (``rollout:<shuffles>``), in registry order."""
+    return tuple(g for g, parts in GAME_AGENTS.items() if parts.rollout is not None)
+
+
+@cache
+def rollout_class(game: str) -> type:
+    """The rollout agent class of ``game``.
+
+    Raises:
+        ValueError: a game without one (message lists :func:`rollout_games`).
+    """
+    path = agent_parts(game).rollout
+    if path is None:
+        raise ValueError(f"game {game!r} has no rollout agent; games with one: {', '.join(rollout_games())}")
+    return _resolve(path)
 
 
 @cache

@@ -20,7 +20,7 @@ from .base import Agent, RandomAgent
 #: Spec forms accepted by :func:`make_agent`.
 VALID_SPECS = ("random", "greedy", "heuristic", "ismcts", "ismcts:<iterations>", "ismcts:<seconds>s",
                "ppo:<path to model.zip>", "learned", "learned:<path to model.pt>",
-               "rllib:<checkpoint dir>", "learned+search:<iterations>")
+               "rllib:<checkpoint dir>", "learned+search:<iterations>", "rollout:<shuffles>")
 
 #: Spec prefixes of :data:`VALID_SPECS` that play Seers Catalog only (MaskablePPO and RLlib models of its
 #: action catalogue; ``train.specs`` refuses them for another game).
@@ -35,9 +35,12 @@ def valid_specs(game: str = DEFAULT_GAME) -> tuple[str, ...]:
         ValueError: an unknown game (listing the games).
     """
     game_spec(game)
+    from .games import rollout_games
+
+    specs = tuple(s for s in VALID_SPECS if s.partition(":")[0] != "rollout" or game in rollout_games())
     if game == DEFAULT_GAME:
-        return VALID_SPECS
-    return tuple(s for s in VALID_SPECS if s.partition(":")[0] not in SEERS_ONLY_PREFIXES)
+        return specs
+    return tuple(s for s in specs if s.partition(":")[0] not in SEERS_ONLY_PREFIXES)
 
 
 def _valid_text(game: str) -> str:
@@ -117,6 +120,17 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
                 agent = ISMCTSAgent(iterations=int(arg), seed=seed)
         except ValueError as err:
             raise ValueError(f"bad ismcts budget in agent spec {spec!r} ({err}); {_valid_text(game)}") from None
+    elif name == "rollout":
+        from . import games
+
+        if game not in games.rollout_games():
+            raise ValueError(f"agent spec {spec!r}: the rollout agent plays "
+                             f"{', '.join(games.rollout_games())} only, not {game!r}; {_valid_text(game)}")
+        try:
+            shuffles = int(arg) if arg else 32
+            agent = games.rollout_class(game)(shuffles, seed=seed)
+        except ValueError as err:
+            raise ValueError(f"bad rollout budget in agent spec {spec!r} ({err}); {_valid_text(game)}") from None
     elif name and (arg or name not in _NEEDS_ARGUMENT) and (point := _spec_plugin(name)) is not None:
         try:
             factory = point.load()
