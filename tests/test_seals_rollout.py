@@ -81,3 +81,26 @@ def test_rollout_agent_is_seeded_and_legal():
     for bad in (0, 1, -3, 2.5, True):
         with pytest.raises(ValueError, match="rollouts="):
             SealsRolloutAgent(bad)
+
+
+def test_distillation_data_and_fit(tmp_path):
+    from train.scoring_policy import load_policy
+    from train.seals_distill import collect, concat, fit, load_data, save_data
+
+    a = collect(2, 40, 4, seed=3)
+    b = collect(2, 40, 4, seed=3)
+    assert len(a) >= 40 and np.array_equal(a.q, b.q) and np.array_equal(a.plays, b.plays)  # seeded
+    sizes = np.diff(a.offsets)
+    assert (sizes > 1).all() and a.offsets[-1] == len(a.q) == len(a.plays)
+    assert ((a.heuristic >= 0) & (a.heuristic < sizes)).all()
+    both = concat([a, b])
+    assert len(both) == 2 * len(a) and both.offsets[-1] == 2 * len(a.q)
+    save_data(a, tmp_path / "d.npz")
+    back = load_data(str(tmp_path / "d.npz"))
+    assert np.array_equal(back.offsets, a.offsets) and np.array_equal(back.q, a.q)
+    net, cfg, stats = fit(a, 2, 0.1, 1, 1e-3, 64, seed=0, log=lambda _: None)
+    assert np.isfinite(stats["soft_ce"]) and stats["regret_vs_rollout_best"] >= 0
+    from train.scoring_policy import save_policy
+
+    save_policy(net, cfg.model_config(), tmp_path / "m.pt")
+    assert load_policy(tmp_path / "m.pt")[1].game == "seals"
