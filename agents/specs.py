@@ -127,8 +127,8 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
             raise ValueError(f"agent spec {spec!r}: the rollout agent plays "
                              f"{', '.join(games.rollout_games())} only, not {game!r}; {_valid_text(game)}")
         try:
-            shuffles = int(arg) if arg else 32
-            agent = games.rollout_class(game)(shuffles, seed=seed)
+            cls = games.rollout_class(game)
+            agent = cls(int(arg), seed=seed) if arg else cls(seed=seed)
         except ValueError as err:
             raise ValueError(f"bad rollout budget in agent spec {spec!r} ({err}); {_valid_text(game)}") from None
     elif name and (arg or name not in _NEEDS_ARGUMENT) and (point := _spec_plugin(name)) is not None:

@@ -104,3 +104,18 @@ def test_distillation_data_and_fit(tmp_path):
 
     save_policy(net, cfg.model_config(), tmp_path / "m.pt")
     assert load_policy(tmp_path / "m.pt")[1].game == "seals"
+
+
+def test_rollout_spec_plays_seals_only():
+    from agents.specs import make_agent, valid_specs
+
+    agent = make_agent("rollout:8", seed=1, game="seals")
+    assert isinstance(agent, SealsRolloutAgent) and agent.rollouts == 8 and agent.name == "rollout:8"
+    assert make_agent("rollout", game="seals").rollouts == SealsRolloutAgent().rollouts
+    assert "rollout:<shuffles>" in valid_specs("seals")
+    assert "rollout:<shuffles>" not in valid_specs("scout")
+    with pytest.raises(ValueError, match="plays seals only"):
+        make_agent("rollout:8", game="scout")
+    for bad in ("rollout:1", "rollout:x", "rollout:-4"):
+        with pytest.raises(ValueError, match="bad rollout budget"):
+            make_agent(bad, game="seals")

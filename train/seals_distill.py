@@ -28,7 +28,10 @@ import time
 from dataclasses import dataclass
 from multiprocessing import get_context
 
+from typing import Annotated, Optional
+
 import numpy as np
+import typer
 
 
 @dataclass
@@ -190,12 +193,34 @@ def fit(data: DistillData, n_players: int, temperature: float, epochs: int, lr: 
     return net, cfg, stats
 
 
-def main(players: int = 3, decisions: int = 60_000, rollouts: int = 64, temperature: float = 0.1,
-         epochs: int = 20, lr: float = 1e-3, minibatch: int = 256, hidden: int = 64, seed: int = 31,
-         workers: int = 2, out: str = "runs/seals_distill", data: str | None = None) -> None:
+def main(players: Annotated[int, typer.Option(help="Players at the table (2..4).")] = 3,
+         decisions: Annotated[int, typer.Option(help="Decisions to collect (whole games; more than one "
+                                                     "legal play each).")] = 60_000,
+         rollouts: Annotated[int, typer.Option(help="Pile shuffles per decision, shared by its takes.")] = 64,
+         temperature: Annotated[float, typer.Option(help="Of the target softmax(Q / T), in Marks.")] = 0.1,
+         epochs: Annotated[int, typer.Option(help="Passes over the decisions.")] = 20,
+         lr: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-3,
+         minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 256,
+         hidden: Annotated[int, typer.Option(help="Hidden width of the play-scoring network.")] = 64,
+         seed: Annotated[int, typer.Option(help="Seeds the games, the shuffles and the network.")] = 31,
+         workers: Annotated[int, typer.Option(help="Collection processes (one per core).")] = 2,
+         out: Annotated[str, typer.Option(help="Run folder.")] = "runs/seals_distill",
+         data: Annotated[Optional[str], typer.Option(help="Fit on this data.npz instead of "
+                                                          "collecting.")] = None) -> None:
     """Collect (or load ``data``), fit, and write the run folder (module docstring)."""
+    from agents.seals_rollout import SealsRolloutAgent
+    from seers_env.seals.game import SealsConfig
+
     from .scoring_policy import save_policy
 
+    SealsConfig(n_players=players)  # ValueError naming a bad player count, before any work
+    SealsRolloutAgent(rollouts)  # ValueError naming a bad rollout count
+    for name, value in (("decisions", decisions), ("epochs", epochs), ("minibatch", minibatch),
+                        ("hidden", hidden), ("workers", workers)):
+        if value < 1:
+            raise typer.BadParameter(f"{name}={value!r} is not allowed; use an integer >= 1")
+    if not temperature > 0 or not lr > 0:
+        raise typer.BadParameter(f"temperature={temperature!r}, lr={lr!r}: both must be > 0")
     os.makedirs(out, exist_ok=True)
     t0 = time.perf_counter()
     if data:
@@ -225,6 +250,4 @@ def main(players: int = 3, decisions: int = 60_000, rollouts: int = 64, temperat
 
 
 if __name__ == "__main__":
-    import typer
-
     typer.run(main)
