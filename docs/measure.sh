@@ -24,4 +24,11 @@ run eval --game scout --agents heuristic,greedy,random --games 100 --seed 7 --ba
 run eval --game scout --agents heuristic,greedy,random,random --games 100 --seed 7 --baseline greedy
 run eval --game scout --agents heuristic,greedy,random,random,random --games 100 --seed 7 --baseline greedy
 run eval --agents learned,ismcts:30,heuristic,heuristic --games 40 --seed 11 --baseline ismcts:30
+run eval --game seals --agents heuristic,greedy --games 400 --seed 7 --baseline greedy
+run eval --game seals --agents heuristic,greedy,random --games 400 --seed 7 --baseline greedy
+run eval --game seals --agents heuristic,greedy,random,random --games 400 --seed 7 --baseline greedy
+run eval --game seals --agents greedy,random --games 400 --seed 7 --baseline random
+run eval --game seals --agents learned,heuristic --games 400 --seed 7 --baseline heuristic --seat-baseline heuristic
+run eval --game seals --agents learned,heuristic,heuristic --games 400 --seed 7 --baseline heuristic --seat-baseline heuristic
+run eval --game seals --agents learned,heuristic,heuristic,heuristic --games 400 --seed 7 --baseline heuristic --seat-baseline heuristic
 run train --name readme_default --force
