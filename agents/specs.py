@@ -78,7 +78,8 @@ def make_agent(spec: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
             package and ``"learned:<path>"`` one written by ``seers train``; ``"ppo:<path>"`` a
             MaskablePPO model; ``"rllib:<checkpoint dir>"`` the policy of a ``seers train --algo rllib``
             checkpoint. Those three come from the training layer (module docstring) and import torch
-            (and ray) only when asked for.
+            (and ray) only when asked for. ``"rollout:<shuffles>"`` (Seals only) is the heuristic
+            improved by rollouts over that many pile shuffles per decision (:mod:`agents.seals_rollout`).
         seed: seed of the agent's generator.
         game: the game the agent plays (a name of :data:`seers_env.games.GAMES`); ``random`` and
             ``ismcts`` play every game, ``greedy`` and ``heuristic`` are each game's own

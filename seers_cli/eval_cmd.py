@@ -22,7 +22,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    metavar="SPECS", help="Comma-separated agent specs, one per seat: random, greedy, heuristic, "
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
                                         "learned (the shipped model of the game and player count: train/models/), "
-                                        "learned:<model.pt>, learned+search:<iterations>, "
+                                        "learned:<model.pt>, learned+search:<iterations>, rollout:<shuffles> (Seals), "
                                         "ppo:<model.zip>, rllib:<checkpoint dir> (ppo: and rllib: Seers Catalog only). "
                                         "Default: heuristic,greedy,random,random (Seals and Haggis: "
                                         "heuristic,greedy,random)."),

@@ -23,8 +23,10 @@ def is_local(host: str) -> bool:
 SERVE_HELP = """Play, watch and replay games in a local web page (FastAPI + uvicorn): Seers Catalog,
 SCOUT, Seals and Haggis (the page's game chooser, or --game scout / seals / haggis to open on one).
 
-The page can only name agents without a file (heuristic, ismcts:200, ...): the server reads no path sent
-by a browser. Offer a trained model with --agent ppo:path/to/model.zip.
+The page can only name agents without a file (heuristic, ismcts:200, learned for the shipped models of
+every game, Seals included, ...): the server reads no path sent by a browser. Offer a trained model with
+--agent ppo:path/to/model.zip or --agent learned:path/to/model.pt, Seals' rollout agent with --agent
+rollout:16.
 
 The server answers only its own page: a request must name it in Host (localhost, 127.0.0.1, [::1] or the
 address it came in on, at the served port), a browser's Origin must be that page's, and a body must be

@@ -187,8 +187,8 @@ def fit(data: DistillData, n_players: int, temperature: float, epochs: int, lr: 
             ce_sum += float(ce.detach())
             steps += 1
         stats = {"soft_ce": ce_sum / steps, "regret_vs_rollout_best": regret / steps}
-        log(f"epoch {epoch + 1}/{epochs}: soft cross-entropy {stats['soft_ce']:.4f}, value lost against the "
-            f"rollouts' best take {stats['regret_vs_rollout_best']:.4f} Marks/decision")
+        log(f"epoch {epoch + 1}/{epochs}: soft cross-entropy {stats['soft_ce']:.4f}, "
+            f"regret {stats['regret_vs_rollout_best']:.4f} Marks/decision")
     net.eval()
     return net, cfg, stats
 
@@ -207,7 +207,14 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..4).
          out: Annotated[str, typer.Option(help="Run folder.")] = "runs/seals_distill",
          data: Annotated[Optional[str], typer.Option(help="Fit on this data.npz instead of "
                                                           "collecting.")] = None) -> None:
-    """Collect (or load ``data``), fit, and write the run folder (module docstring)."""
+    """Distil rollout values into a Seals play-scoring network.
+
+    Collects decisions of heuristic self-play valued by rollout:ROLLOUTS (or loads --data).
+
+    Writes OUT/data.npz, OUT/model.pt (agent spec learned:OUT/model.pt), OUT/summary.json.
+
+    The shipped models' commands: docs/models_seals.md.
+    """
     from agents.seals_rollout import SealsRolloutAgent
     from seers_env.seals.game import SealsConfig
 
@@ -227,14 +234,16 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..4).
         d = load_data(data)
         print(f"loaded {len(d):,} decisions from {data}")
     else:
-        print(f"collecting {decisions:,} decisions of {players}-player heuristic self-play with "
-              f"rollout:{rollouts} values on {workers} processes ...", flush=True)
+        print(f"collecting {decisions:,} decisions of {players}-player heuristic self-play,\n"
+              f"  rollout:{rollouts} values, {workers} processes (the first run compiles a minute or more)"
+              f" ...", flush=True)
         d = collect_parallel(players, decisions, rollouts, seed, workers)
         save_data(d, os.path.join(out, "data.npz"))
         print(f"  {len(d):,} decisions in {time.perf_counter() - t0:.0f} s", flush=True)
     q_h = d.q[d.offsets[:-1] + d.heuristic]
     q_best = np.maximum.reduceat(d.q, d.offsets[:-1])
-    print(f"heuristic's take vs the rollouts' best: {float((q_best - q_h).mean()):.4f} Marks/decision")
+    print("regret: Marks per decision the greedy play loses against the rollouts' best take")
+    print(f"heuristic's regret {float((q_best - q_h).mean()):.4f} Marks/decision")
     t1 = time.perf_counter()
     net, cfg, stats = fit(d, players, temperature, epochs, lr, minibatch, seed, hidden)
     path = os.path.join(out, "model.pt")
