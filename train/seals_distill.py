@@ -56,8 +56,9 @@ class DistillData:
         return len(self.heuristic)
 
 
-def collect(n_players: int, decisions: int, rollouts: int, seed: int) -> DistillData:
-    """``decisions`` decisions (at least; whole games) of heuristic self-play with rollout values.
+def collect(n_players: int, decisions: int, rollouts: int, seed: int, report_every: float = 0.0) -> DistillData:
+    """``decisions`` decisions (at least; whole games) of heuristic self-play with rollout values;
+    with ``report_every > 0``, a progress line (decisions, rate, ETA) on stdout every that many seconds.
 
     Raises:
         ValueError: ``n_players`` not in 2..4 (from :class:`~seers_env.seals.game.SealsConfig`).
@@ -75,7 +76,15 @@ def collect(n_players: int, decisions: int, rollouts: int, seed: int) -> Distill
     roll = SealsRolloutAgent(rollouts, seed=int(rng.integers(2**62)))
     config = SealsConfig(n_players=n_players)
     states, hidden, plays, q, hchoice = [], [], [], [], []
+    t0 = last = time.perf_counter()
     while len(hchoice) < decisions:
+        now = time.perf_counter()
+        if report_every > 0 and now - last >= report_every and hchoice:
+            last = now
+            rate = len(hchoice) / (now - t0)
+            eta = max(0.0, (decisions - len(hchoice)) / rate)
+            print(f"  {len(hchoice):,}/{decisions:,} decisions of this process, {rate:.0f}/s, "
+                  f"ETA {eta / 60:.0f} min", flush=True)
         game = SealsGame(config, seed=int(rng.integers(2**62)))
         while not game.game_over:
             seat = game.current
@@ -102,14 +111,15 @@ def collect(n_players: int, decisions: int, rollouts: int, seed: int) -> Distill
 
 
 def _collect_job(args):
-    return collect(*args)
+    return collect(*args)  # (n_players, decisions, rollouts, seed, report_every)
 
 
 def collect_parallel(n_players: int, decisions: int, rollouts: int, seed: int, workers: int) -> DistillData:
     """:func:`collect` split over ``workers`` processes (each its own seed from ``SeedSequence(seed)``)."""
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
     share = -(-decisions // workers)
-    jobs = [(n_players, share, rollouts, s) for s in seeds]
+    # the first process reports for all (each has the same share); its decision counts are per process
+    jobs = [(n_players, share, rollouts, s, 30.0 if i == 0 else 0.0) for i, s in enumerate(seeds)]
     if workers == 1:
         parts = [_collect_job(jobs[0])]
     else:
