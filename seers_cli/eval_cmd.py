@@ -23,7 +23,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                         "ismcts, ismcts:<iterations>, ismcts:<seconds>s, "
                                         "learned (the shipped model of the game and player count: train/models/), "
                                         "learned:<model.pt>, learned+search:<iterations>, "
-                                        "ppo:<model.zip>, rllib:<checkpoint dir> (ppo: and rllib: Seers Catalog only). "
+                                        "ppo:<model.zip>, rllib:<checkpoint dir> (ppo: and rllib: Seers Catalog only), rollout:<shuffles> (Seals only). "
                                         "Default: heuristic,greedy,random,random (Seals and Haggis: "
                                         "heuristic,greedy,random)."),
         games: int = typer.Option(100, min=1, metavar="N", help="Number of deals; each is played once per seat rotation "

@@ -27,7 +27,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                    "seat order (one spec is used for all), e.g. learned,heuristic,ismcts; specs: "
                                    "random, greedy, heuristic, ismcts[:<budget>], learned (the shipped model "
                                    "of the game and player count: train/models/), learned:<model.pt>, "
-                                   "learned+search:<iterations>, ppo:<model.zip>."),
+                                   "learned+search:<iterations>, ppo:<model.zip>, rollout:<shuffles> (Seals only)."),
         seat: int = typer.Option(0, metavar="SEAT", help="Your seat, 0..players-1."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED", help="Seed of the deal and of the agents."),
         rounds: int = typer.Option(None, metavar="N", help="Rounds in the game (default: Seers Catalog 4; SCOUT "
