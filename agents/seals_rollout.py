@@ -38,6 +38,10 @@ from seers_env.seals.view import SealsSeatView
 from .base import Agent
 from .seals import SealsWeights
 
+#: The most shuffles per decision :class:`SealsRolloutAgent` accepts (its shuffles of a full pile take
+#: about 40 MB at this count; a larger one would run out of memory or time rather than play).
+MAX_ROLLOUTS = 100_000
+
 
 def weight_array(weights: SealsWeights) -> tuple[np.ndarray, np.ndarray]:
     """``(w, powers)``: float64 ``(5,)`` = win_bonus, denial, threat, gift, unused; float64 ``(11,)`` =
@@ -72,13 +76,13 @@ class SealsRolloutAgent(Agent):
     the common shuffles), so that rollout noise does not replace a sound take by a lucky one.
 
     Args:
-        rollouts: shuffles of the pile per decision (``K``), at least 2.
+        rollouts: shuffles of the pile per decision (``K``), 2 to :data:`MAX_ROLLOUTS`.
         seed: seed of the agent's ``numpy.random.Generator`` (the shuffles).
         weights: the heuristic's weights, for the rollout policy and the default take.
         z: the standard errors by which a take must beat the heuristic's (>= 0; 0: plain argmax).
 
     Raises:
-        ValueError: ``rollouts`` not an integer >= 2, or ``z`` not a finite number >= 0.
+        ValueError: ``rollouts`` not an integer in 2..:data:`MAX_ROLLOUTS`, or ``z`` not a finite number >= 0.
     """
 
     game = "seals"
@@ -86,8 +90,9 @@ class SealsRolloutAgent(Agent):
     def __init__(self, rollouts: int = 64, seed: int | None = None, weights: SealsWeights | None = None,
                  z: float = 1.5):
         super().__init__(seed)
-        if isinstance(rollouts, bool) or not isinstance(rollouts, (int, np.integer)) or rollouts < 2:
-            raise ValueError(f"rollouts={rollouts!r} is not allowed; use an integer >= 2")
+        if (isinstance(rollouts, bool) or not isinstance(rollouts, (int, np.integer))
+                or not 2 <= rollouts <= MAX_ROLLOUTS):
+            raise ValueError(f"rollouts={rollouts!r} is not allowed; use an integer in 2..{MAX_ROLLOUTS}")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z) or z < 0:
             raise ValueError(f"z={z!r} is not allowed; use a finite number >= 0")
         self.rollouts = int(rollouts)
@@ -135,5 +140,5 @@ class SealsRolloutAgent(Agent):
         return plays[best]
 
 
-__all__ = ["SealsRolloutAgent", "heuristic_take", "play_round", "rollout_rewards", "take_scores", "view_arrays",
-           "weight_array"]
+__all__ = ["MAX_ROLLOUTS", "SealsRolloutAgent", "heuristic_take", "play_round", "rollout_rewards", "take_scores",
+           "view_arrays", "weight_array"]

@@ -119,3 +119,93 @@ def test_rollout_spec_plays_seals_only():
     for bad in ("rollout:1", "rollout:x", "rollout:-4"):
         with pytest.raises(ValueError, match="bad rollout budget"):
             make_agent(bad, game="seals")
+
+
+# --- corner cases: tie-break rounds, hand-made positions, the turn cap, bad budgets --------------------
+
+def _corner_positions(seed: int, count: int):
+    """Hand-made take positions: a tie-break mask (not every seat playing), a short pile or row, many
+    cards in hands, and a turn cap a few takes away."""
+    from seers_env.seals.moves import has_set
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        n = int(rng.integers(2, 5))
+        cards = rng.permutation(55).tolist()
+        k = int(rng.integers(0, 40))
+        hands = [[] for _ in range(n)]
+        for c in cards[:k]:
+            hands[int(rng.integers(n))].append(c)
+        if any(has_set(h) for h in hands):
+            continue
+        rest = cards[k:]
+        pile = rest[4:4 + int(rng.integers(0, 4))] if rng.random() < 0.5 else rest[4:]
+        row = rest[:4] if pile else rest[:int(rng.integers(1, 5))]
+        playing = [True] * n
+        if rng.random() < 0.5:
+            playing = [bool(x) for x in rng.integers(0, 2, n)]
+            if sum(playing) < 2:
+                continue
+        current = int(rng.choice([s for s in range(n) if playing[s]]))
+        turns = int(rng.integers(0, k + 1))
+        config = SealsConfig(n_players=n, max_turns_per_round=turns + int(rng.integers(1, 4)))
+        tie = not all(playing)
+        scores = [[5 if t == s else 0 for t in range(n)] for s in range(n) if playing[s]] if tie else None
+        try:
+            game = SealsGame.from_position(config, row=row, hands=hands, pile=pile, current=current, turns=turns,
+                                           playing=playing, tie_breaks=int(tie), counter=0 if tie else None,
+                                           round_scores=scores)
+        except ValueError:
+            continue
+        out.append(game)
+    return out
+
+
+def test_compiled_heuristic_and_round_match_in_corner_positions():
+    agent = SealsHeuristicAgent()
+    w, powers = weight_array(agent.weights)
+    for game in _corner_positions(5, 40):
+        view = SealsSeatView(game, game.current)
+        hands, playing, row, row_len, pile = view_arrays(view)
+        actions, scores = np.empty(16, np.int64), np.empty(16)
+        n = take_scores(hands, view.seat, playing, row, row_len, pile, 0, len(pile), w, powers, actions, scores)
+        expected = agent.scores(view)
+        assert [p.action for _, p in expected] == actions[:n].tolist()
+        assert [s for s, _ in expected] == scores[:n].tolist()
+        n_round = len(game.round_scores)
+        winner, marks, _ = play_round(hands, game.current, playing, row, row_len, np.array(game.pile, np.int64), 0,
+                                      len(game.pile), game.turns, game.config.max_turns_per_round, w, powers)
+        while len(game.round_scores) == n_round:
+            game.apply(agent.act(SealsSeatView(game, game.current)))
+        got = game.round_scores[n_round]
+        assert (winner, marks) == ((got.index(max(got)), max(got)) if max(got) > 0 else (-1, 0))
+
+
+def test_compiled_marks_match_best_declaration_with_fives_and_runs():
+    from agents.seals import _max_marks
+    from seers_env.seals.kernel import has_set_counts, max_marks_counts
+    from seers_env.seals.moves import has_set
+
+    rng = np.random.default_rng(3)
+    for counts in [np.array([5] * 10 + [5]), np.array([5, 5] + [1] * 8 + [4]), *rng.integers(0, 6, (2000, 11))]:
+        counts = counts.astype(np.int64)
+        hand = [k for k in range(11) for _ in range(counts[k])]
+        assert has_set_counts(counts) == has_set(hand)
+        if has_set(hand):
+            assert max_marks_counts(counts) == _max_marks(counts.tolist())
+
+
+def test_rollout_agent_legal_and_deterministic_in_tie_breaks():
+    for game in _corner_positions(9, 6):
+        view = SealsSeatView(game, game.current)
+        plays = [SealsRolloutAgent(8, seed=4, z=0.0).act(view) for _ in range(2)]
+        assert plays[0] == plays[1] and plays[0] in view.legal_plays()
+
+
+@pytest.mark.parametrize("spec", ["rollout:1", "rollout:100001", "rollout:99999999999999999999", "rollout:1e3"])
+def test_rollout_spec_refuses_bad_budgets_naming_them(spec):
+    from agents.specs import make_agent
+
+    with pytest.raises(ValueError, match=spec.replace("+", r"\+")):
+        make_agent(spec, seed=0, game="seals")

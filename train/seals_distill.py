@@ -143,9 +143,46 @@ def save_data(data: DistillData, path: str) -> None:
     np.savez_compressed(path, **{k: getattr(data, k) for k in DistillData.__dataclass_fields__})
 
 
+class DistillDataError(ValueError):
+    """A ``data.npz`` that is missing, not an ``.npz`` archive of numeric arrays, or not :class:`DistillData`
+    (the message names the file and what is wrong)."""
+
+
 def load_data(path: str) -> DistillData:
-    with np.load(path, allow_pickle=False) as z:
-        return DistillData(**{k: z[k] for k in DistillData.__dataclass_fields__})
+    """The decisions saved by :func:`save_data`, read without unpickling anything.
+
+    Raises:
+        DistillDataError: no file at ``path``, not an ``.npz`` archive, an object (pickled) array, a missing
+            array, or arrays whose shapes or offsets disagree.
+    """
+    if not os.path.isfile(path):
+        raise DistillDataError(f"--data {path!r}: no such file")
+    names = DistillData.__dataclass_fields__
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if not hasattr(z, "files"):
+                raise DistillDataError(f"--data {path!r} is a single .npy array, not an .npz archive of "
+                                       f"{', '.join(names)}")
+            missing = [k for k in names if k not in z.files]
+            if missing:
+                raise DistillDataError(f"--data {path!r} lacks the arrays {', '.join(missing)}")
+            arrays = {k: z[k] for k in names}
+    except DistillDataError:
+        raise
+    except Exception as err:  # a damaged archive, an object array (refused: no unpickling), not numpy at all
+        raise DistillDataError(f"--data {path!r} is not a readable .npz of numeric arrays "
+                               f"({type(err).__name__}: {err})") from None
+    d = DistillData(**arrays)
+    n, off = len(d.heuristic), d.offsets
+    ok = (all(a.dtype.kind in "fiu" for a in arrays.values()) and d.states.ndim == 2 and d.hidden.ndim == 2
+          and d.plays.ndim == 2 and off.ndim == 1 and d.q.ndim == 1 and d.heuristic.ndim == 1 and n > 0
+          and len(d.states) == n and len(d.hidden) == n and len(off) == n + 1 and off[0] == 0
+          and bool(np.all(np.diff(off) >= 1)) and off[-1] == len(d.plays) == len(d.q)
+          and bool(np.all((d.heuristic >= 0) & (d.heuristic < np.diff(off)))))
+    if not ok:
+        raise DistillDataError(f"--data {path!r}: the arrays' shapes, dtypes or offsets do not make decisions "
+                               f"(see DistillData)")
+    return d
 
 
 def fit(data: DistillData, n_players: int, temperature: float, epochs: int, lr: float, minibatch: int,
@@ -230,24 +267,35 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..4).
 
     from .scoring_policy import save_policy
 
-    SealsConfig(n_players=players)  # ValueError naming a bad player count, before any work
-    SealsRolloutAgent(rollouts)  # ValueError naming a bad rollout count
+    try:
+        SealsConfig(n_players=players)  # ValueError naming a bad player count, before any work
+    except ValueError as err:
+        raise typer.BadParameter(f"--players: {err}") from None
+    try:
+        SealsRolloutAgent(rollouts)  # ValueError naming a bad rollout count
+    except ValueError as err:
+        raise typer.BadParameter(f"--rollouts: {err}") from None
     for name, value in (("decisions", decisions), ("epochs", epochs), ("minibatch", minibatch),
                         ("hidden", hidden), ("workers", workers)):
         if value < 1:
             raise typer.BadParameter(f"{name}={value!r} is not allowed; use an integer >= 1")
-    if not temperature > 0 or not lr > 0:
-        raise typer.BadParameter(f"temperature={temperature!r}, lr={lr!r}: both must be > 0")
-    os.makedirs(out, exist_ok=True)
+    for name, value in (("temperature", temperature), ("lr", lr)):
+        if not 0 < value < float("inf"):
+            raise typer.BadParameter(f"{name}={value!r} is not allowed; use a finite number > 0")
     t0 = time.perf_counter()
     if data:
-        d = load_data(data)
+        try:
+            d = load_data(data)
+        except DistillDataError as err:
+            raise typer.BadParameter(str(err)) from None
+        os.makedirs(out, exist_ok=True)
         print(f"loaded {len(d):,} decisions from {data}")
     else:
         print(f"collecting {decisions:,} decisions of {players}-player heuristic self-play,\n"
               f"  rollout:{rollouts} values, {workers} processes (the first run compiles a minute or more)"
               f" ...", flush=True)
         d = collect_parallel(players, decisions, rollouts, seed, workers)
+        os.makedirs(out, exist_ok=True)
         save_data(d, os.path.join(out, "data.npz"))
         print(f"  {len(d):,} decisions in {time.perf_counter() - t0:.0f} s", flush=True)
     q_h = d.q[d.offsets[:-1] + d.heuristic]
