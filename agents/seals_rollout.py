@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from seers_env.seals.cards import N_COLOURS, N_SYMBOLS
+from seers_env.seals.cards import N_SYMBOLS
 from seers_env.seals.game import PHASE_DECLARE
 from seers_env.seals.kernel import heuristic_take, play_round, rollout_rewards, take_scores
 from seers_env.seals.moves import best_declaration
-from seers_env.seals.plays import DECLARE, TAKE_COLOUR, TAKE_SYMBOL, SealsPlay
+from seers_env.seals.plays import DECLARE, SealsPlay
 from seers_env.seals.rulings import ROW_SIZE
 from seers_env.seals.view import SealsSeatView
 
@@ -49,10 +49,6 @@ def weight_array(weights: SealsWeights) -> tuple[np.ndarray, np.ndarray]:
     w = np.array([weights.win_bonus, weights.denial, weights.threat, weights.gift, 0.0], dtype=np.float64)
     powers = np.array([weights.closeness ** k for k in range(11)], dtype=np.float64)
     return w, powers
-
-
-def _action_play(action: int) -> SealsPlay:
-    return SealsPlay(TAKE_COLOUR, action) if action < N_COLOURS else SealsPlay(TAKE_SYMBOL, action - N_COLOURS)
 
 
 def view_arrays(view: SealsSeatView) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
@@ -117,7 +113,7 @@ class SealsRolloutAgent(Agent):
         rewards = rollout_rewards(hands, view.seat, playing, row, row_len, orders, view.turns,
                                   view.config.max_turns_per_round, self._w, self._powers, actions, n)
         h = heuristic_take(hands, view.seat, playing, row, row_len, pile, 0, len(pile), self._w, self._powers)
-        return [_action_play(int(a)) for a in actions[:n]], rewards, int(np.flatnonzero(actions[:n] == h)[0])
+        return [SealsPlay.from_action(int(a)) for a in actions[:n]], rewards, int(np.flatnonzero(actions[:n] == h)[0])
 
     def act(self, view: SealsSeatView) -> SealsPlay:
         """The take chosen by the rule of the class docstring; in the declaration stage, the most Marks.

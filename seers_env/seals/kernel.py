@@ -108,6 +108,32 @@ def _is_taken(card, action):
 
 
 @njit(cache=True)
+def _next_playing(playing, seat):
+    """The next seat clockwise after ``seat`` that plays the round (``seat`` itself if none other does)."""
+    n_players = playing.shape[0]
+    for step in range(1, n_players + 1):
+        s = (seat + step) % n_players
+        if playing[s]:
+            return s
+    return seat
+
+
+@njit(cache=True)
+def _take_into(hand, row, row_len, action, left):
+    """Adds the row's cards that take ``action`` picks up to ``hand`` (symbol counts) and writes the others,
+    in row order, into ``left`` (which may be ``row`` itself); returns their count (section 3.2)."""
+    k = 0
+    for i in range(row_len):
+        c = row[i]
+        if _is_taken(c, action):
+            hand[c % 11] += 1
+        else:
+            left[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _best_immediate(counts, left, left_len, buf):
     best = 0
     n = _takes(left, left_len, buf)
@@ -138,12 +164,7 @@ def take_scores(hands, me, playing, row, row_len, pile, pile_start, pile_len, w,
         free[pile[i] % 11] += 1
     for i in range(row_len):
         free[row[i] % 11] += 1
-    nxt = me
-    for step in range(1, n_players + 1):
-        s = (me + step) % n_players
-        if playing[s]:
-            nxt = s
-            break
+    nxt = _next_playing(playing, me)
     mine_before = _hand_value(hands[me], free, powers)
     others_before = np.zeros(n_players)
     for s in range(n_players):
@@ -219,7 +240,6 @@ def play_round(hands, current, playing, row, row_len, pile, pile_start, pile_len
     every seat; mutates ``hands`` and ``row``. Returns ``(winner, marks, turns)``; ``winner = -1`` when
     the round ends without one (exhausted, or ``turns`` reaches ``max_turns``: section 3 and 5
     [ruling]s)."""
-    n_players = hands.shape[0]
     p = pile_start
     while True:
         while row_len < ROW_SIZE and p < pile_len:
@@ -229,25 +249,13 @@ def play_round(hands, current, playing, row, row_len, pile, pile_start, pile_len
         if row_len == 0:
             return -1, 0, turns
         a = heuristic_take(hands, current, playing, row, row_len, pile, p, pile_len, w, powers)
-        k = 0
-        for i in range(row_len):
-            c = row[i]
-            if _is_taken(c, a):
-                hands[current, c % 11] += 1
-            else:
-                row[k] = c
-                k += 1
-        row_len = k
+        row_len = _take_into(hands[current], row, row_len, a, row)
         turns += 1
         if has_set_counts(hands[current]):
             return current, max_marks_counts(hands[current]), turns
         if turns >= max_turns:
             return -1, 0, turns
-        for step in range(1, n_players + 1):
-            s = (current + step) % n_players
-            if playing[s]:
-                current = s
-                break
+        current = _next_playing(playing, current)
 
 
 @njit(cache=True)
@@ -264,29 +272,17 @@ def rollout_rewards(hands, me, playing, row, row_len, orders, turns, max_turns, 
     out = np.zeros((n_actions, k_orders))
     h = np.empty_like(hands)
     r = np.empty(ROW_SIZE, np.int64)
+    nxt = _next_playing(playing, me)
     for t in range(n_actions):
         a = actions[t]
         for j in range(k_orders):
             h[:, :] = hands
-            left = 0
-            for i in range(row_len):
-                c = row[i]
-                if _is_taken(c, a):
-                    h[me, c % 11] += 1
-                else:
-                    r[left] = c
-                    left += 1
+            left = _take_into(h[me], row, row_len, a, r)
             if has_set_counts(h[me]):
                 out[t, j] = max_marks_counts(h[me])
                 continue
             if turns + 1 >= max_turns:
                 continue
-            nxt = me
-            for step in range(1, n_players + 1):
-                s = (me + step) % n_players
-                if playing[s]:
-                    nxt = s
-                    break
             winner, marks, _ = play_round(h, nxt, playing, r, left, orders[j], 0, pile_len, turns + 1,
                                           max_turns, w, powers)
             if winner == me:
