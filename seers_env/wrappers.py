@@ -13,11 +13,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .actions import N_ACTIONS
 from .artifacts import DEFAULT_ARTIFACT_DECK
 from .games import DEFAULT_GAME, game_spec
-from .seers_catalog_v0 import OBS_BOUND, ResetNeeded, check_action, game_from_option, raw_env, reset_needed
-from .observation import OBS_DIM
+from .seers_catalog_v0 import ResetNeeded, game_from_option, reset_needed
 from .plays import Play
 from .view import SeatView
 from .seeding import check_seed
@@ -57,242 +55,6 @@ class UniformRandomOpponent:
         """A uniformly random element of ``view.legal_plays()``."""
         legal = view.legal_plays()
         return legal[int(self.rng.integers(len(legal)))]
-
-
-class SingleAgentSeersEnv(gym.Env):
-    """One learner seat of a Seers Catalog game; the other seats are played by ``opponents``.
-
-    Args:
-        n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.seers_catalog_v0.raw_env`.
-        learner_seat: the learner's seat 0..n-1, or ``"random"`` (drawn at every reset).
-        opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an object
-            with ``act(view)`` (duck-typed, e.g. an ``agents.Agent``: called with a
-            :class:`~seers_env.view.SeatView`, its play turned into action ids with
-            ``Decision.actions_for``) or a callable ``policy(observation, action_mask) -> int``. Default:
-            :class:`UniformRandomOpponent`\\ s. From spec strings: ``agents.make_agents(["heuristic",
-            "greedy", "random"])`` (this layer does not import :mod:`agents`).
-        opponent_sampler: optional ``(rng: np.random.Generator) -> list of n_players - 1 opponents``,
-            called at every reset (self-play leagues); it overrides ``opponents``.
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
-
-    Spaces: observation ``Box(-50, 50, (OBS_DIM,), float32)`` (the flat observation only); action
-    ``Discrete(N_ACTIONS)``. An episode is one game. The reward of each step is the learner's reward
-    since its previous decision (``"score"``: each round's score at the round's end, so an episode's
-    rewards sum to the learner's final total; ``"win"``: by final place, see :mod:`seers_env.seers_catalog_v0`).
-    An action outside :meth:`action_masks` ends the episode with reward -1 and
-    ``info["illegal_action"]``.
-
-    Infos have the same keys at every step (:data:`INFO_KEYS`): ``action_mask`` (int8, zeros once done),
-    ``seat`` (the learner's), ``stage`` (the learner's pending decision stage, -1 once done), ``round``,
-    ``totals`` (per seat, completed rounds), ``winners`` (``[]`` until the game ends) and
-    ``illegal_action`` (-1, or the learner's illegal action that ended the episode).
-
-    ``reset(options={"game": Game.to_dict()})`` starts the episode from that position (a saved or
-    hand-made game of this config, not over; a :class:`~seers_env.game.Game` is copied), as the AEC
-    environment does; the opponents then play up to the learner's first decision.
-
-    Before ``reset()`` and after ``close()``, ``step``, ``action_masks`` and ``render`` raise
-    :class:`~seers_env.seers_catalog_v0.ResetNeeded` (Gymnasium's ``ResetNeeded``, a ``RuntimeError``); so
-    does ``step`` once the episode has ended.
-
-    Raises:
-        ValueError: a bad seat, config value, or number of opponents. TypeError: an opponent that has
-            no ``act`` method and is not callable (a spec string included).
-    """
-
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
-
-    def __init__(self, n_players: int = 4, n_rounds: int = 4, artifact_deck=DEFAULT_ARTIFACT_DECK,
-                 reward_mode: str = "score", learner_seat: int | str = "random",
-                 opponents: Sequence[Opponent] | None = None,
-                 opponent_sampler: Callable[[np.random.Generator], Sequence[Opponent]] | None = None,
-                 render_mode: str | None = None):
-        self.aec = raw_env(n_players=n_players, n_rounds=n_rounds, artifact_deck=artifact_deck,
-                           reward_mode=reward_mode, illegal_action="raise", render_mode=None)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; choose None, 'human' or 'ansi'")
-        if learner_seat != "random" and (
-            isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer))
-            or not 0 <= learner_seat < n_players
-        ):
-            raise ValueError(f"learner_seat={learner_seat!r} is not allowed; use 0..{n_players - 1} or 'random'")
-        self.n_players = n_players
-        self.learner_seat = learner_seat
-        self.render_mode = render_mode
-        if opponents is None:
-            opponents = [UniformRandomOpponent() for _ in range(n_players - 1)]
-        self.opponents = self._check_opponents(opponents)
-        self.opponent_sampler = opponent_sampler
-        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_DIM,), np.float32)
-        self.action_space = spaces.Discrete(N_ACTIONS)
-        self.seat = 0
-        self._seated: list[Opponent | None] = []
-        self._pending = 0.0
-        self._done = True
-        self._dealt = False  # a game dealt by reset() and not closed since
-        self._closed = False
-
-    def _check_opponents(self, opponents: Sequence[Opponent]) -> list[Opponent]:
-        opponents = list(opponents)
-        if len(opponents) != self.n_players - 1:
-            raise ValueError(f"{len(opponents)} opponents given; a {self.n_players}-player game needs "
-                             f"{self.n_players - 1}")
-        for o in opponents:
-            if isinstance(o, str):
-                raise TypeError(f"opponent {o!r} is a spec string; build agents from specs with "
-                                f"agents.make_agents([...]) and pass those")
-            if not callable(getattr(o, "act", None)) and not callable(o):
-                raise TypeError(f"opponent {o!r} is neither an agent with act(view) nor a callable "
-                                f"policy(observation, action_mask) -> int")
-        return opponents
-
-    # --- Gymnasium API ----------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """Deal a new game (or start from ``options["game"]``, class docstring) and play the opponents up
-        to the learner's first decision.
-
-        Returns:
-            ``(observation float32 (OBS_DIM,), info)``; ``info["action_mask"]`` is the mask (int8).
-
-        Raises:
-            ValueError: a negative or non-integer seed, or a bool (numpy integers are seeds, as for the AEC
-                environment; nothing changes).
-            TypeError / ValueError: a bad ``options`` or ``game`` option (as the AEC environment's
-                ``reset``); nothing changes then.
-        """
-        if seed is not None:
-            seed = check_seed(seed)
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        position = (options or {}).get("game")
-        start = None if position is None else game_from_option(position, self.aec.config, "options['game']")
-        super().reset(seed=seed)
-        rng = self.np_random
-        self.aec.reset(seed=int(rng.integers(2**63 - 1)), options=None if start is None else {"game": start})
-        n = self.n_players
-        self.seat = int(rng.integers(n)) if self.learner_seat == "random" else int(self.learner_seat)
-        opps = self.opponents
-        if self.opponent_sampler is not None:
-            opps = self._check_opponents(self.opponent_sampler(rng))
-        self._seated = [None] * n
-        for k, o in enumerate(opps):
-            self._seated[(self.seat + 1 + k) % n] = o
-            if hasattr(o, "reset") and not isinstance(o, type):
-                try:
-                    o.reset(seed=int(rng.integers(2**31)))
-                except TypeError:
-                    pass  # a callable policy object whose reset takes other arguments
-        self._pending = 0.0
-        self._done = False
-        self._dealt, self._closed = True, False
-        self._advance()
-        self._pending = 0.0  # nothing is owed before the learner's first decision
-        return self._obs(), self._info()
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """Take the learner's action, then let the opponents play up to its next decision.
-
-        Raises:
-            TypeError / ValueError: a wrongly typed or out-of-range action (nothing changes).
-            ResetNeeded: before ``reset()``, after ``close()``, or after the episode ended without a
-                ``reset()`` (a ``RuntimeError``).
-        """
-        self._require_reset("step")
-        if self._done:
-            raise ResetNeeded("step() after the episode ended; call reset() first")
-        a = check_action(action)
-        aec = self.aec
-        if not aec.infos[aec.agent_selection]["action_mask"][a]:  # the learner's mask (the AEC info)
-            self._done = True
-            info = self._info()
-            info["illegal_action"] = a
-            return self._obs(), -1.0, True, False, info
-        aec.step(a)
-        self._collect()
-        self._advance()
-        reward, self._pending = self._pending, 0.0
-        terminated = self._done
-        if self.render_mode == "human":
-            self.render()
-        return self._obs(), float(reward), terminated, False, self._info()
-
-    def action_masks(self) -> np.ndarray:
-        """``bool`` array ``(N_ACTIONS,)``: the learner's legal actions now (all False once done).
-
-        Raises:
-            ResetNeeded: before ``reset()`` or after ``close()``.
-        """
-        self._require_reset("action_masks")
-        if self._done:
-            return np.zeros(N_ACTIONS, dtype=bool)
-        aec = self.aec
-        return aec.infos[aec.agent_selection]["action_mask"].astype(bool)
-
-    def render(self) -> str | None:
-        """``"ansi"``: the table text; ``"human"``: print it; no render mode: Gymnasium's warning and
-        ``None``.
-
-        Raises:
-            ResetNeeded: before ``reset()`` or after ``close()`` (as Gymnasium's order enforcing does).
-        """
-        self._require_reset("render")
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
-            return None
-        from .render import render_text
-
-        text = render_text(self.aec.game, self.aec.decision)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        """End the episode and close the AEC env: ``step``, ``action_masks`` and ``render`` then raise
-        ``ResetNeeded`` until ``reset()`` deals a new game. Closing twice does nothing more."""
-        self.aec.close()
-        self._done = True
-        self._dealt = False
-        self._closed = True
-
-    # --- internals --------------------------------------------------------------------------------
-    def _require_reset(self, method: str) -> None:
-        if not self._dealt:
-            raise reset_needed(method, self._closed)
-
-    def _collect(self) -> None:
-        self._pending += self.aec.rewards[self.aec.possible_agents[self.seat]]
-
-    def _advance(self) -> None:
-        """Play opponents until the learner is to act or the game is over."""
-        aec = self.aec
-        learner = aec.possible_agents[self.seat]
-        while not aec.terminations[aec.agent_selection]:  # all terminate together, when the game ends
-            agent = aec.agent_selection
-            if agent == learner:
-                return
-            seat = aec.possible_agents.index(agent)
-            opp = self._seated[seat]
-            if callable(opp) and not hasattr(opp, "act"):
-                o = aec.observe(agent)
-                aec.step(int(opp(o["observation"], o["action_mask"])))
-                self._collect()
-                continue
-            play = opp.act(SeatView(aec.game, seat))
-            for a in aec.decision.actions_for(play):
-                aec.step(a)
-                self._collect()
-        self._done = True
-
-    def _obs(self) -> np.ndarray:
-        return self.aec.observe(self.aec.possible_agents[self.seat])["observation"]
-
-    def _info(self) -> dict:
-        """The info of :data:`INFO_KEYS`, from the learner's AEC info (new lists)."""
-        mine = self.aec.infos[self.aec.possible_agents[self.seat]]
-        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat,
-                "stage": -1 if self._done else mine["stage"], "round": mine["round"],
-                "totals": list(mine["totals"]), "winners": list(mine["winners"]), "illegal_action": -1}
 
 
 # --- every game ----------------------------------------------------------------------------------------
@@ -478,7 +240,8 @@ class SingleAgentEnv(gym.Env):
         for o in opponents:
             if isinstance(o, str):
                 raise TypeError(f"opponent {o!r} is a spec string; build agents from specs with "
-                                f"agents.make_agent(spec, game={self.game_name!r}) and pass those")
+                                f"agents.make_agent(spec, game={self.game_name!r}) (Seers Catalog: "
+                                f"agents.make_agents([...])) and pass those")
             if not callable(getattr(o, "act", None)) and not callable(o):
                 raise TypeError(f"opponent {o!r} is neither an agent with act(view) nor a callable "
                                 f"policy(observation, action_mask) -> int")
@@ -653,6 +416,44 @@ class SingleAgentEnv(gym.Env):
         return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat,
                 "stage": -1 if self._done else mine["stage"], "round": mine["round"],
                 "totals": list(mine["totals"]), "winners": list(mine["winners"]), "illegal_action": -1}
+
+
+
+class SingleAgentSeersEnv(SingleAgentEnv):
+    """One learner seat of a Seers Catalog game; the other seats are played by ``opponents``:
+    :class:`SingleAgentEnv` with ``game="seers_catalog"`` and Seers Catalog's config fields as arguments.
+
+    Args:
+        n_players, n_rounds, artifact_deck, reward_mode: as for :class:`seers_env.seers_catalog_v0.raw_env`.
+        learner_seat: the learner's seat 0..n-1, or ``"random"`` (drawn at every reset).
+        opponents: ``n_players - 1`` opponents, seated in order after the learner; each is an object
+            with ``act(view)`` (duck-typed, e.g. an ``agents.Agent``: called with a
+            :class:`~seers_env.view.SeatView`, its play turned into action ids with
+            ``Decision.actions_for``) or a callable ``policy(observation, action_mask) -> int``. Default:
+            :class:`UniformRandomOpponent`\\ s. From spec strings: ``agents.make_agents(["heuristic",
+            "greedy", "random"])`` (this layer does not import :mod:`agents`).
+        opponent_sampler: optional ``(rng: np.random.Generator) -> list of n_players - 1 opponents``,
+            called at every reset (self-play leagues); it overrides ``opponents``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+
+    Spaces: observation ``Box(-50, 50, (OBS_DIM,), float32)`` (the flat observation only); action
+    ``Discrete(N_ACTIONS)``. An episode is one game. Rewards, infos (:data:`INFO_KEYS`), illegal
+    actions, ``reset(options={"game": Game.to_dict()})`` and ``ResetNeeded``: as :class:`SingleAgentEnv`.
+
+    Raises:
+        ValueError: a bad seat number, config value, or number of opponents. TypeError: a seat that is
+            not an integer or ``"random"``, an opponent that has no ``act`` method and is not callable (a
+            spec string included).
+    """
+
+    def __init__(self, n_players: int = 4, n_rounds: int = 4, artifact_deck=DEFAULT_ARTIFACT_DECK,
+                 reward_mode: str = "score", learner_seat: int | str = "random",
+                 opponents: Sequence[Opponent] | None = None,
+                 opponent_sampler: Callable[[np.random.Generator], Sequence[Opponent]] | None = None,
+                 render_mode: str | None = None):
+        super().__init__("seers_catalog", n_players=n_players, reward_mode=reward_mode,
+                         learner_seat=learner_seat, opponents=opponents, opponent_sampler=opponent_sampler,
+                         render_mode=render_mode, n_rounds=n_rounds, artifact_deck=artifact_deck)
 
 
 __all__ = ["INFO_KEYS", "ActsOnView", "Policy", "SingleAgentEnv", "SingleAgentSeersEnv", "UniformRandomOpponent"]
