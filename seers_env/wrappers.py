@@ -6,7 +6,7 @@ The wrapper is what stable-baselines3 / sb3-contrib's ``MaskablePPO`` train on (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, Union, runtime_checkable
 
 import gymnasium as gym
@@ -122,16 +122,17 @@ class SingleAgentEnv(gym.Env):
 
     Args:
         game: the game's registry name: ``"seers_catalog"``, ``"scout"``, ``"seals"`` or ``"haggis"``.
-        n_players: seats (the game's ``min_players..max_players``); ``None``: the AEC environment's
-            default (Seers Catalog and SCOUT 4, Seals and Haggis 3).
+        n_players: seats (the game's ``min_players..max_players``; an ``int`` or numpy integer); ``None``:
+            the AEC environment's default (Seers Catalog and SCOUT 4, Seals and Haggis 3).
         reward_mode: ``"score"`` or ``"win"``, as for the AEC environment.
         learner_seat: the learner's seat ``0..n_players-1``, or ``"random"`` (drawn at every reset).
-        opponents: ``n_players - 1`` opponents, seated in order after the learner; each an object with
+        opponents: ``n_players - 1`` opponents (a list, or any iterable but a string: a tuple, a numpy object
+            array, a generator), seated in order after the learner; each an object with
             ``act(view) -> play`` (a member of ``view.legal_plays()``; the view is the game's seat view,
             ``spec.view_class()``; e.g. ``agents.make_agent("heuristic", game="scout")``) or a callable
             ``policy(observation, action_mask) -> action``. Default: :class:`UniformRandomOpponent`\\ s.
-        opponent_sampler: optional ``(rng: np.random.Generator) -> n_players - 1 opponents``, called at every
-            reset; it overrides ``opponents``.
+        opponent_sampler: optional ``(rng: np.random.Generator) -> n_players - 1 opponents`` (an iterable, as
+            ``opponents``), called at every reset; it overrides ``opponents``.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
         **config: the game's config fields besides ``n_players`` (Seers Catalog ``n_rounds``,
             ``artifact_deck``; SCOUT ``n_rounds``, ``first_player``, ...; Seals ``n_rounds``, ...;
@@ -186,6 +187,8 @@ class SingleAgentEnv(gym.Env):
                  render_mode: str | None = None, **config: Any):
         spec = game_spec(game)
         if n_players is not None:
+            if isinstance(n_players, np.integer):  # a numpy integer seat count, as the AEC environments take
+                n_players = int(n_players)
             n_players = spec.check_players(n_players)
             config["n_players"] = n_players
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -230,7 +233,9 @@ class SingleAgentEnv(gym.Env):
         self._closed = False
 
     def _check_opponents(self, opponents: Sequence[Opponent]) -> list[Opponent]:
-        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        # any iterable but a string: a list, a tuple, a numpy object array (``rng.choice(pool, n - 1)``), a
+        # generator
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Iterable):
             raise TypeError(f"opponents must be a list of {self.n_players - 1} opponents, got "
                             f"{type(opponents).__name__}: {opponents!r}")
         opponents = list(opponents)

@@ -128,3 +128,42 @@ def test_spec_strings_are_resolved_by_agents_layer():
     assert total == info["totals"][env.seat]
     with pytest.raises(ValueError, match="valid specs"):
         make_agents(["heuristic", "nope"])
+
+
+def _trajectory(env, seed, n_steps=40):
+    """The first ``n_steps`` of a seeded episode (learner: seeded uniform legal actions), as comparable data."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    out = [(obs.tolist(), info["seat"], info["totals"])]
+    for _ in range(n_steps):
+        mask = env.action_masks()
+        if not mask.any():
+            break
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        out.append((obs.tolist(), r, term, trunc, info["stage"], info["totals"]))
+    return out
+
+
+def test_numpy_integer_n_players_is_a_seat_count():
+    # the pre-generic wrapper passed n_players to the AEC environment, which takes numpy integers
+    env = SingleAgentSeersEnv(n_players=np.int64(3), n_rounds=1)
+    assert env.n_players == 3 and type(env.n_players) is int
+    assert _trajectory(env, 5) == _trajectory(SingleAgentSeersEnv(n_players=3, n_rounds=1), 5)
+
+
+def test_opponents_from_any_iterable():
+    # e.g. an opponent_sampler drawing a league with rng.choice returns a numpy object array
+    def agents():
+        return [RandomAgent(), RandomAgent()]
+
+    want = _trajectory(SingleAgentSeersEnv(n_players=3, n_rounds=1, opponents=agents()), 7)
+    for opponents in (np.array(agents(), dtype=object), (a for a in agents()), tuple(agents())):
+        assert _trajectory(SingleAgentSeersEnv(n_players=3, n_rounds=1, opponents=opponents), 7) == want
+    for make in (lambda rng: np.array(agents(), dtype=object), lambda rng: (a for a in agents())):
+        env = SingleAgentSeersEnv(n_players=3, n_rounds=1, opponent_sampler=make)
+        assert _trajectory(env, 7) == _trajectory(
+            SingleAgentSeersEnv(n_players=3, n_rounds=1, opponent_sampler=lambda rng: agents()), 7)
+    with pytest.raises(TypeError, match="opponents must be a list"):
+        SingleAgentSeersEnv(n_players=2, opponents="random")
+    with pytest.raises(TypeError, match="opponents must be a list"):
+        SingleAgentSeersEnv(n_players=2, opponents=5)
