@@ -102,7 +102,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
         suggested = Limits.suggested_specs
         try:  # the shipped learned agent, when this install has it (torch and the model file)
             make_agent("learned", seed=0)
-            suggested += ("learned",)
+            suggested += ("learned", "learned+search:100")
         except (ValueError, OSError, ImportError, RuntimeError):
             pass
         limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs,

@@ -106,7 +106,10 @@ class Limits:
 #: Specs without an argument the page may name (agent kinds of :func:`agents.make_agent` that read no file
 #: but the shipped model); ``ismcts`` also takes a budget, ``ismcts:<iterations>`` or ``ismcts:<seconds>s``.
 PAGE_SPECS = ("random", "greedy", "heuristic", "ismcts", "learned")
-_ISMCTS_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{1,30}(?:\.[0-9]{1,30})?)s)$")
+#: Searches the page may ask for with a budget per move, ``<name>:<iterations>`` or ``<name>:<seconds>s``,
+#: both capped by :class:`Limits` (``learned+search``: ISMCTS guided by the shipped model, no model file).
+BUDGETED_SPECS = ("ismcts", "learned+search")
+_SEARCH_BUDGET = re.compile(r"^(?:(?P<iterations>[0-9]{1,30})|(?P<seconds>[0-9]{1,30}(?:\.[0-9]{1,30})?)s)$")
 MAX_SPEC_CHARS = 200
 
 
@@ -123,20 +126,23 @@ def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
     and ``limits.allowed_specs``; no spec the page would refuse."""
     from agents import make_agent
 
-    named = list(PAGE_SPECS)
+    named, searches = list(PAGE_SPECS), list(BUDGETED_SPECS)
     try:  # the shipped learned models need torch and their files
         build_agent(make_agent, "learned", 0, game)
     except (ValueError, OSError, ImportError, RuntimeError):
         named.remove("learned")
+        searches.remove("learned+search")
     named += [s for s in limits.allowed_specs if s not in named]
-    return (f"{', '.join(named)}, ismcts:<1..{limits.max_ismcts_iterations}> (iterations per move) or "
-            f"ismcts:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move)")
+    budgets = [f"{s}:<1..{limits.max_ismcts_iterations}> (iterations per move), "
+               f"{s}:<seconds>s (up to {limits.max_ismcts_seconds:g} s per move)" for s in searches]
+    return f"{', '.join(named)}, " + join_words(", ".join(budgets).rsplit(", ", 1), "or")
 
 
 def table_problem(agent: Any, err: Exception, players: int, artifacts: bool) -> str:
     """Why ``agent`` cannot play at a table of ``players`` with or without artifacts (``err`` from its
     ``check_use``), said for a person at the page: no file path of the server, no advice meant for the
     command line or Python."""
+    agent = getattr(agent, "learned", agent)  # train.guided_search.GuidedSearchAgent: its model's problem
     if getattr(agent, "shipped", False):  # train.scoring_policy.LearnedAgent with the shipped models
         from train.scoring_policy import shipped_player_counts
 
@@ -156,9 +162,10 @@ def table_problem(agent: Any, err: Exception, players: int, artifacts: bool) -> 
 def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEFAULT_GAME) -> str:
     """Validate an agent spec sent by the page and return it stripped.
 
-    Allowed: the specs in ``limits.allowed_specs`` (as given), and :data:`PAGE_SPECS`, with
-    ``ismcts:<iterations>`` or ``ismcts:<seconds>s`` within ``limits.max_ismcts_iterations`` and
-    ``limits.max_ismcts_seconds``. The agent is built once (:func:`agents.make_agent`) to check it can be.
+    Allowed: the specs in ``limits.allowed_specs`` (as given), :data:`PAGE_SPECS`, and the searches of
+    :data:`BUDGETED_SPECS` with ``<name>:<iterations>`` or ``<name>:<seconds>s`` within
+    ``limits.max_ismcts_iterations`` and ``limits.max_ismcts_seconds`` (``learned+search`` with the shipped
+    model only). The agent is built once (:func:`agents.make_agent`) to check it can be.
 
     Args:
         where: the request field the spec came from, named in the errors (``agents[1]``).
@@ -177,16 +184,19 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
     if spec in limits.allowed_specs:
         return spec
     name, colon, arg = spec.partition(":")
-    if colon and name != "ismcts":
+    if colon and (name not in BUDGETED_SPECS or ":" in arg):
         raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
                        f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
-    if name not in PAGE_SPECS:
+    if name not in PAGE_SPECS + BUDGETED_SPECS:
         raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits, game)}")
+    if name not in PAGE_SPECS and not colon:
+        raise WebError(f"{where}: agent spec {spec!r} needs a budget per move: {name}:200 (iterations) or "
+                       f"{name}:0.5s (seconds); the page may use {page_specs_text(limits, game)}")
     if colon:
-        budget = _ISMCTS_BUDGET.match(arg)
+        budget = _SEARCH_BUDGET.match(arg)
         if budget is None:
-            raise WebError(f"{where}: agent spec {spec!r} has a malformed ISMCTS budget {arg!r}: use a whole "
-                           f"number of iterations (ismcts:200) or of seconds ending in s (ismcts:0.5s)")
+            raise WebError(f"{where}: agent spec {spec!r} has a malformed search budget {arg!r}: use a whole "
+                           f"number of iterations ({name}:200) or of seconds ending in s ({name}:0.5s)")
         if budget["iterations"] is not None:
             iterations = int(budget["iterations"])
             if not 1 <= iterations <= limits.max_ismcts_iterations:
@@ -207,7 +217,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
         raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
                        f"{err})") from None
     iterations, seconds = getattr(agent, "iterations", None), getattr(agent, "seconds", None)
-    if name == "ismcts" and seconds is None and isinstance(iterations, int) \
+    if name in BUDGETED_SPECS and seconds is None and isinstance(iterations, int) \
             and iterations > limits.max_ismcts_iterations:  # the bare spec's default budget
         raise WebError(f"{where}: agent spec {spec!r} runs {iterations} iterations per move; at most "
                        f"{limits.max_ismcts_iterations} iterations per move here")

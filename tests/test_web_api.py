@@ -538,3 +538,46 @@ def test_agent_build_errors_name_the_page_specs_not_every_spec_form(client, monk
     error = r.json()["error"]
     assert r.status_code == 400 and "bad ismcts budget in agent spec 'ismcts:3' (too small)" in error
     assert "ppo:" not in error and "learned:" not in error and "may use random, greedy, heuristic" in error
+
+
+def _shipped_learned_or_skip():
+    try:
+        make_agent("learned", seed=0)
+    except (ValueError, OSError, ImportError, RuntimeError) as err:
+        pytest.skip(f"no shipped learned model here ({type(err).__name__})")
+
+
+def test_the_page_may_ask_for_the_guided_search_within_the_search_caps(client):
+    from seers_web.sessions import WebError, check_spec, page_specs_text
+
+    limits = Limits(max_ismcts_iterations=40, max_ismcts_seconds=0.25)
+    for spec, problem in [("learned+search:41", "use 1..40 iterations"), ("learned+search:0s", "more than 0"),
+                          ("learned+search:0.3s", "at most 0.25s"), ("learned+search", "needs a budget"),
+                          ("learned+search:10:model.pt", "reads no file path"),
+                          ("learned+search:ten", "malformed search budget 'ten'")]:
+        with pytest.raises(WebError, match=re.escape(problem)):
+            check_spec(spec, limits)
+    _shipped_learned_or_skip()
+    assert check_spec(" learned+search:40 ", limits) == "learned+search:40"
+    assert check_spec("learned+search:0.25s", limits) == "learned+search:0.25s"
+    assert "learned+search:<1..40> (iterations per move)" in page_specs_text(limits)
+    r = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["learned+search:8"],
+                                        "seed": 5, "rounds": 1})
+    assert r.status_code == 201, r.text
+    st = r.json()
+    session = client.app.state.store._sessions[st["id"]]
+    assert {type(a).__name__ for a in session.agents.values()} == {"GuidedSearchAgent"}
+    assert {a.iterations for a in session.agents.values()} == {8}
+    for _ in range(3):
+        before = st["move"]
+        st = client.post(f"/api/games/{st['id']}/advance", json={"move": st["move"]}).json()
+        assert "error" not in st and st["move"] > before
+
+
+def test_a_guided_search_without_its_models_table_names_the_shipped_model(client):
+    _shipped_learned_or_skip()
+    r = client.post("/api/games", json={"mode": "watch", "players": 3, "agents": ["learned+search:8"],
+                                        "artifacts": False})
+    error = r.json()["error"]
+    assert r.status_code == 400 and len(client.app.state.store) == 0
+    assert "the shipped learned model for 3 players was trained with artifacts; turn artifacts on" in error

@@ -198,16 +198,24 @@ def test_serve_passes_allow_origin_and_a_short_graceful_shutdown(monkeypatch):
     ("ismcts:501", "1..500 iterations"),
     ("ismcts:0", "1..500 iterations"),
     ("ismcts:99999999999999999999", "1..500 iterations"),
-    ("ismcts:" + "9" * 40, "malformed ISMCTS budget"),
+    ("ismcts:" + "9" * 40, "malformed search budget"),
     ("ismcts:99999999999999999999s", "at most 1s per move"),
-    ("ismcts:1.5", "malformed ISMCTS budget"),
-    ("ismcts:1e9", "malformed ISMCTS budget"),
-    ("ismcts:-3", "malformed ISMCTS budget"),
+    ("ismcts:1.5", "malformed search budget"),
+    ("ismcts:1e9", "malformed search budget"),
+    ("ismcts:-3", "malformed search budget"),
     ("ismcts:2s", "at most 1s per move"),
     ("ismcts:0s", "more than 0"),
     ("ismcts:0.000s", "more than 0"),
-    ("ismcts:nans", "malformed ISMCTS budget"),
-    ("ismcts:infs", "malformed ISMCTS budget"),
+    ("ismcts:nans", "malformed search budget"),
+    ("ismcts:infs", "malformed search budget"),
+    ("learned+search:501", "1..500 iterations"),
+    ("learned+search:" + "9" * 40, "malformed search budget"),
+    ("learned+search:1e9", "malformed search budget"),
+    ("learned+search:2s", "at most 1s per move"),
+    ("learned+search:nans", "malformed search budget"),
+    ("learned+search:10:/etc/passwd", "reads no file path"),
+    ("learned+search:../model.pt", "malformed search budget"),
+    ("learned+search", "needs a budget per move"),
     ("learned:5", "reads no file path"),
     ("heuristic:3", "reads no file path"),
     ("x" * 300, "at most 200 characters"),
@@ -229,7 +237,7 @@ def test_the_budget_caps_follow_the_limits():
 
 
 def test_session_store_refuses_a_fractional_iteration_count_with_a_web_error():
-    with pytest.raises(WebError, match=r"agents\[0\].*malformed ISMCTS budget") as err:
+    with pytest.raises(WebError, match=r"agents\[0\].*malformed search budget") as err:
         SessionStore().create({"mode": "watch", "agents": ["ismcts:1.5"]})
     assert err.value.status == 400
 

@@ -649,8 +649,10 @@ async function init() {
   for (const s of ui.meta.specs) dl.append(el("option", { value: s }));
   const lim = ui.meta.limits;
   for (const h of document.querySelectorAll(".spec-hint")) {
-    h.textContent = `Agents: ${ui.meta.specs.join(", ")}; or ismcts:<1..${lim.max_ismcts_iterations}> `
-      + `iterations per move, or ismcts:<seconds>s up to ${lim.max_ismcts_seconds} s per move.`;
+    const searches = ui.meta.specs.includes("learned") ? "ismcts or learned+search" : "ismcts";
+    h.textContent = `Agents: ${ui.meta.specs.join(", ")}; or ${searches} with a budget: `
+      + `:<1..${lim.max_ismcts_iterations}> iterations per move, or :<seconds>s up to `
+      + `${lim.max_ismcts_seconds} s per move (ismcts:200, ismcts:0.5s).`;
   }
   for (const p of ["play", "watch"]) {
     agentInputs(p);  // again: the players chosen meanwhile
