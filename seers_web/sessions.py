@@ -120,16 +120,24 @@ def build_agent(make_agent: Callable[..., Any], spec: str, seed: int | None, gam
     return make_agent(spec, seed=seed, game=game)
 
 
-def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
-    """The agent specs the page accepts (:func:`check_spec`) for ``game``, for messages: :data:`PAGE_SPECS`
-    (``learned`` only where this install can build it for ``game``), the ISMCTS budgets within ``limits``
-    and ``limits.allowed_specs``; no spec the page would refuse."""
+def shipped_learned_available(game: str = DEFAULT_GAME) -> bool:
+    """Whether this install can build the ``learned`` spec (the shipped models) for ``game``: torch and the
+    model files are there."""
     from agents import make_agent
 
-    named, searches = list(PAGE_SPECS), list(BUDGETED_SPECS)
-    try:  # the shipped learned models need torch and their files
+    try:
         build_agent(make_agent, "learned", 0, game)
     except (ValueError, OSError, ImportError, RuntimeError):
+        return False
+    return True
+
+
+def page_specs_text(limits: Limits, game: str = DEFAULT_GAME) -> str:
+    """The agent specs the page accepts (:func:`check_spec`) for ``game``, for messages: :data:`PAGE_SPECS`
+    (``learned`` only where this install can build it for ``game``), the search budgets within ``limits``
+    and ``limits.allowed_specs``; no spec the page would refuse."""
+    named, searches = list(PAGE_SPECS), list(BUDGETED_SPECS)
+    if not shipped_learned_available(game):
         named.remove("learned")
         searches.remove("learned+search")
     named += [s for s in limits.allowed_specs if s not in named]
@@ -176,6 +184,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
             cannot be built here (400).
     """
     from agents import make_agent
+    from agents.specs import VALID_SPECS
 
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_CHARS:
         raise WebError(f"{where}: agent spec {spec!r} must be a non-empty string of at most {MAX_SPEC_CHARS} "
@@ -184,19 +193,23 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
     if spec in limits.allowed_specs:
         return spec
     name, colon, arg = spec.partition(":")
-    if colon and (name not in BUDGETED_SPECS or ":" in arg):
+    known = name in PAGE_SPECS + BUDGETED_SPECS and (name != "learned+search" or shipped_learned_available(game))
+    if colon and name in (*PAGE_SPECS, *BUDGETED_SPECS, *(s.partition(":")[0] for s in VALID_SPECS)) \
+            and (name not in BUDGETED_SPECS or ":" in arg):
         raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
                        f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
-    if name not in PAGE_SPECS + BUDGETED_SPECS:
+    if not known:
         raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits, game)}")
+    examples = (f"{name}:{min(200, limits.max_ismcts_iterations)} (iterations) or "
+                f"{name}:{min(0.5, limits.max_ismcts_seconds):g}s (seconds)")
     if name not in PAGE_SPECS and not colon:
-        raise WebError(f"{where}: agent spec {spec!r} needs a budget per move: {name}:200 (iterations) or "
-                       f"{name}:0.5s (seconds); the page may use {page_specs_text(limits, game)}")
+        raise WebError(f"{where}: agent spec {spec!r} needs a budget per move: {examples}; the page may use "
+                       f"{page_specs_text(limits, game)}")
     if colon:
         budget = _SEARCH_BUDGET.match(arg)
         if budget is None:
             raise WebError(f"{where}: agent spec {spec!r} has a malformed search budget {arg!r}: use a whole "
-                           f"number of iterations ({name}:200) or of seconds ending in s ({name}:0.5s)")
+                           f"number of iterations or of seconds ending in s: {examples}")
         if budget["iterations"] is not None:
             iterations = int(budget["iterations"])
             if not 1 <= iterations <= limits.max_ismcts_iterations:
@@ -215,7 +228,7 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
         raise WebError(f"{where}: {reason}; the page may use {page_specs_text(limits, game)}") from None
     except (OSError, ImportError, RuntimeError) as err:  # e.g. a model the spec names is not there
         raise WebError(f"{where}: agent spec {spec!r} cannot be used on this server ({type(err).__name__}: "
-                       f"{err})") from None
+                       f"{err}); the page may use {page_specs_text(limits, game)}") from None
     iterations, seconds = getattr(agent, "iterations", None), getattr(agent, "seconds", None)
     if name in BUDGETED_SPECS and seconds is None and isinstance(iterations, int) \
             and iterations > limits.max_ismcts_iterations:  # the bare spec's default budget

@@ -581,3 +581,41 @@ def test_a_guided_search_without_its_models_table_names_the_shipped_model(client
     error = r.json()["error"]
     assert r.status_code == 400 and len(client.app.state.store) == 0
     assert "the shipped learned model for 3 players was trained with artifacts; turn artifacts on" in error
+
+
+def test_a_misspelt_search_is_unknown_and_examples_follow_the_caps():
+    from seers_web.sessions import WebError, check_spec
+
+    limits = Limits(max_ismcts_iterations=40, max_ismcts_seconds=0.25)
+    for spec in ("Learned+Search:5", "LEARNED+SEARCH:5", "learned +search:5", "foo:bar"):
+        with pytest.raises(WebError, match="unknown agent spec") as err:
+            check_spec(spec, limits)
+        assert "seers serve --agent" not in err.value.message  # no advice that fails too
+    for spec in ("learned+search", "ismcts:1.5"):
+        with pytest.raises(WebError) as err:
+            check_spec(spec, limits)
+        assert ":40 (iterations)" in err.value.message and ":0.25s (seconds)" in err.value.message
+        assert ":200" not in err.value.message and "0.5s" not in err.value.message
+
+
+def test_without_the_shipped_models_the_page_offers_no_guided_search(monkeypatch):
+    import agents
+    from seers_web.sessions import WebError, check_spec, page_specs_text
+
+    real = agents.make_agent
+
+    def no_torch(spec, seed=None, game="seers_catalog"):
+        if spec.startswith("learned"):
+            raise ImportError("No module named 'torch'")
+        return real(spec, seed=seed, game=game)
+
+    monkeypatch.setattr(agents, "make_agent", no_torch)
+    limits = Limits()
+    assert "learned" not in page_specs_text(limits)
+    for spec in ("learned+search", "learned+search:5"):
+        with pytest.raises(WebError, match="unknown agent spec") as err:
+            check_spec(spec, limits)
+        assert "learned" not in err.value.message.split("may use ")[1]
+    with pytest.raises(WebError, match="cannot be used on this server") as err:
+        check_spec("learned", limits)  # a page spec this install cannot build: says what it may use
+    assert "the page may use random, greedy, heuristic, ismcts" in err.value.message
