@@ -89,7 +89,7 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             raise typer.BadParameter(f"the web extra is not installed ({err.name} is missing): "
                                      "pip install -e '.[web]' in the project's checkout") from None
         from agents import make_agent
-        from seers_web.sessions import WEB_GAMES
+        from seers_web.sessions import WEB_GAMES, shipped_learned_available
 
         if game not in WEB_GAMES:
             raise typer.BadParameter(f"{game!r} is not one of {', '.join(WEB_GAMES)}", param_hint="--game")
@@ -100,11 +100,8 @@ def register(app: typer.Typer, bench_app: typer.Typer | None = None) -> None:
             except (ValueError, OSError) as err:
                 raise typer.BadParameter(str(err), param_hint="--agent") from None
         suggested = Limits.suggested_specs
-        try:  # the shipped learned agent, when this install has it (torch and the model file)
-            make_agent("learned", seed=0)
+        if shipped_learned_available():  # torch and the shipped model files
             suggested += ("learned", "learned+search:100")
-        except (ValueError, OSError, ImportError, RuntimeError):
-            pass
         limits = Limits(max_sessions=max_games, max_upload_bytes=max_upload_kb * 1000, allowed_specs=specs,
                         suggested_specs=suggested)
         try:
