@@ -30,6 +30,12 @@ when none). The leaf is either valued by the guide (``leaf="value"``: each seat'
 advantage) or rolled out as above (``leaf="rollout"``; ``rollout="guide"`` plays the guide's most
 probable play). Without a guide the search is exactly the plain SO-ISMCTS above (same seed, same
 choices).
+
+**Weighted worlds.** With ``worlds=M`` the search samples a pool of ``M`` worlds once per decision,
+weighs each by how well it explains the round's public plays (``inference="rules"``: 0 when one of them
+was illegal in it; ``"policy"``: the guide's likelihood of the others' plays), and each iteration
+searches a copy of a world drawn by weight (inference for determinized search: Buro, Long, Furtak and
+Sturtevant, IJCAI 2009). ``worlds=0``, the default, samples a new, unweighted world every iteration.
 """
 
 from __future__ import annotations
@@ -93,6 +99,14 @@ class ISMCTSAgent(Agent):
         guide: a :class:`SearchGuide`: PUCT over its priors instead of UCB1 over the heuristic's top plays.
         leaf: with a guide, ``"value"`` (the guide's values at the new leaf) or ``"rollout"``.
         c_puct: PUCT exploration constant (guided search).
+        worlds: 0 (each iteration samples a new world, uniformly) or the size of a pool of sampled worlds,
+            drawn once per decision and weighted by ``inference``; each iteration then searches a copy of
+            a world drawn from the pool by weight (importance resampling; inference as in Buro et al.,
+            "Improving state evaluation, inference, and search in trick-based card games", IJCAI 2009).
+            Needs a determinizer with ``replay_round`` (Seers Catalog).
+        inference: with ``worlds``: ``"rules"`` (weight 0 for a world in which one of the round's plays
+            was illegal, e.g. a pass in the Bonus while holding a meld, 1 otherwise) or ``"policy"`` (the
+            guide's ``world_log_likelihood``: how likely the others' plays were in it).
 
     Raises:
         ValueError: a non-positive budget, ``top_k < 1``, an unknown rollout policy or leaf, a leaf or
@@ -100,11 +114,15 @@ class ISMCTSAgent(Agent):
         TypeError: ``guide`` lacks ``priors`` or ``values``.
     """
 
+    #: ``inference`` values
+    INFERENCES = ("rules", "policy")
+
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, top_k: int = 6,
                  exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None,
-                 guide: SearchGuide | None = None, leaf: str = "rollout", c_puct: float = 1.5):
+                 guide: SearchGuide | None = None, leaf: str = "rollout", c_puct: float = 1.5,
+                 worlds: int = 0, inference: str = "rules"):
         super().__init__(seed)
         if seconds is not None and not (0 < seconds < math.inf):
             raise ValueError(f"seconds={seconds!r} must be a finite number > 0")
@@ -124,6 +142,14 @@ class ISMCTSAgent(Agent):
             raise TypeError(f"guide {type(guide).__name__} lacks priors(view) and values(game) (SearchGuide)")
         if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
             raise ValueError(f"c_puct={c_puct!r} must be a finite number >= 0")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
+            raise ValueError(f"worlds={worlds!r} must be an integer >= 0 (0: a new world each iteration)")
+        if inference not in self.INFERENCES:
+            raise ValueError(f"inference={inference!r} is not one of {', '.join(map(repr, self.INFERENCES))}")
+        if inference == "policy" and guide is None:
+            raise ValueError("inference='policy' needs a guide (its world_log_likelihood)")
+        self.worlds, self.inference = worlds, inference
+        self.last_effective_worlds = 0.0  # effective sample size of the last move's weighted pool
         self.iterations, self.seconds, self.top_k = iterations, seconds, top_k
         self.exploration, self.rollout = exploration, rollout
         self.guide, self.leaf, self.c_puct = guide, leaf, float(c_puct)
@@ -254,6 +280,36 @@ class ISMCTSAgent(Agent):
         total = sum(scores)
         return [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
 
+    def _world_pool(self, view: SeatView, sampler: Any, rng: np.random.Generator) -> tuple[list, np.ndarray]:
+        """``worlds`` sampled worlds and their normalised weights (``inference``; uniform when every
+        world has weight 0)."""
+        if not hasattr(sampler, "replay_round"):
+            raise ValueError(f"worlds={self.worlds} needs a determinizer that replays the round "
+                             f"(replay_round); {game_of(view).name} has none: use worlds=0")
+        pool = [sampler.sample(rng) for _ in range(self.worlds)]
+        if self.inference == "policy":
+            log_w = np.array([self.guide.world_log_likelihood(sampler, w) for w in pool], dtype=np.float64)
+        else:
+            log_w = np.array([self._consistent(sampler, w) for w in pool], dtype=np.float64)
+        finite = np.isfinite(log_w)
+        if not finite.any():
+            weights = np.full(len(pool), 1.0 / len(pool))
+        else:
+            weights = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0)
+            weights /= weights.sum()
+        self.last_effective_worlds = float(1.0 / np.sum(weights ** 2))
+        return pool, weights
+
+    @staticmethod
+    def _consistent(sampler: Any, world: GameState) -> float:
+        """0.0 when every play of the round is legal in ``world`` (log weight), else ``-inf``."""
+        try:
+            for _ in sampler.replay_round(world):
+                pass
+        except ValueError:  # IllegalPlayError
+            return -math.inf
+        return 0.0
+
     def act(self, view: SeatView) -> Any:
         """The most visited root play after the search (module docstring).
 
@@ -272,6 +328,9 @@ class ISMCTSAgent(Agent):
         root = _Node()
         start_round = view.round
         root_prior = self.guide.priors(view) if self.guide is not None else ()
+        if self.worlds:
+            pool, weights = self._world_pool(view, sampler, rng)
+            cumulative = np.cumsum(weights)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         it = 0
         while True:
@@ -281,7 +340,12 @@ class ISMCTSAgent(Agent):
             elif it > 0 and time.perf_counter() >= deadline:
                 break
             it += 1
-            game = sampler.sample(rng)
+            if self.worlds:
+                pick = min(int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")),
+                           len(pool) - 1)
+                game = pool[pick].clone()
+            else:
+                game = sampler.sample(rng)
             if self.guide is None:
                 path = self._descend_ucb(root, game, start_round, parts)
             else:

@@ -6,7 +6,7 @@
 
 Each ``--search`` entry is one seat: comma-separated ``name=value`` keyword arguments of
 :class:`train.guided_search.GuidedSearchAgent` (``iterations``, ``leaf``, ``rollout``, ``c_puct``,
-``temperature``, ``center``); ``--others`` are spec strings. Prints the ``seers eval`` table, the paired
+``temperature``, ``center``, ``worlds``, ``inference``, ``floor``); ``--others`` are spec strings. Prints the ``seers eval`` table, the paired
 differences from ``--baseline`` and the CPU time per decision.
 """
 

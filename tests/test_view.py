@@ -63,7 +63,13 @@ def test_determinization_never_reads_other_hands():
     d1 = SeatView(game, seat).determinize(np.random.default_rng(42))
     d2 = SeatView(other, seat).determinize(np.random.default_rng(42))
     assert d1.hands == d2.hands and d1.hidden == d2.hidden
-    assert d1.events == [] and d1.rng.bit_generator.state == d2.rng.bit_generator.state
+    assert d1.rng.bit_generator.state == d2.rng.bit_generator.state
+    # the sample's log is the round's public record: the same for both games, no hands in it
+    assert d1.events == d2.events and d1.events[0]["event"] == "deal"
+    assert [e for e in d1.events if e["event"] == "play"] == [
+        e for e in game.events[max(i for i, e in enumerate(game.events) if e["event"] == "deal"):]
+        if e["event"] == "play"]
+    assert not any("hands" in e or "hidden" in e for e in d1.events)
 
 
 def test_determinized_game_plays_on_to_the_end_without_touching_the_real_one():

@@ -104,14 +104,18 @@ class NetworkGuide:
         center: centre the seats' values to sum to zero.
         temperature: the priors are ``softmax(logits / temperature)`` (> 1 flattens the trained policy,
             whose best play often holds 99% of the mass, so that the search explores).
+        floor: the weight of the uniform choice mixed into :meth:`world_log_likelihood`'s play
+            probabilities.
 
     Raises:
-        ValueError: ``temperature`` is not a finite number > 0.
+        ValueError: ``temperature`` is not a finite number > 0, or ``floor`` is not in [0, 1].
     """
 
     def __init__(self, net: PlayScoringNet, game: str = DEFAULT_GAME, center: bool = True,
-                 temperature: float = 1.0):
+                 temperature: float = 1.0, floor: float = 0.1):
         self.check_temperature(temperature)
+        self.check_floor(floor)
+        self.floor = float(floor)
         from .game_adapters import game_adapter
 
         self.net = net
@@ -127,6 +131,12 @@ class NetworkGuide:
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 < temperature < math.inf:
             raise ValueError(f"temperature={temperature!r} must be a finite number > 0")
 
+    @staticmethod
+    def check_floor(floor) -> None:
+        """Raise ``ValueError`` unless ``floor`` is a number in [0, 1]."""
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
+            raise ValueError(f"floor={floor!r} must be a number in [0, 1]")
+
     def priors(self, view) -> np.ndarray:
         """The network's softmax over ``view.legal_plays()`` at :attr:`temperature`: float64
         ``(n_legal,)`` summing to 1.
@@ -140,6 +150,36 @@ class NetworkGuide:
         a = self.adapter
         logits = self.scorer.score(a.encode_state(view), a.play_rows(view, legal, self.scorer.heuristic_prior))
         return softmax(logits / self.temperature if self.temperature != 1.0 else logits)
+
+    def world_log_likelihood(self, sampler, world) -> float:
+        """How likely the other seats' plays of this round were in ``world`` (inference for determinized
+        search: Buro et al., IJCAI 2009): the sum, over their plays that had a choice, of the log of
+        :meth:`priors` (at :attr:`temperature`, mixed with the uniform choice by :attr:`floor`, so that one
+        play the network finds unlikely cannot rule a world out) of the play made, in the position rebuilt by
+        ``sampler.replay_round(world)``; ``-inf`` when a play was not legal in ``world`` (the Bonus forbids
+        a pass to a seat that holds a meld, rules section 4).
+
+        Args:
+            sampler: the view's determinizer (it has ``replay_round``: Seers Catalog).
+            world: one of its samples (not changed).
+        """
+        from seers_env.engine.game import IllegalPlayError
+
+        total = 0.0
+        try:
+            for _seat, view, play in sampler.replay_round(world):
+                legal = view.legal_plays()
+                if len(legal) == 1:
+                    continue
+                identity = play.identity()
+                index = next((i for i, q in enumerate(legal) if q.identity() == identity), None)
+                if index is None:
+                    return -math.inf
+                p = (1.0 - self.floor) * float(self.priors(view)[index]) + self.floor / len(legal)
+                total += math.log(max(p, 1e-300))
+        except IllegalPlayError:
+            return -math.inf
+        return total
 
     def values(self, game) -> np.ndarray:
         """Each seat's expected round-score advantage over the others' mean, in points: float64
@@ -169,6 +209,9 @@ class GuidedSearchAgent(ISMCTSAgent):
             ``leaf="value"`` were chosen by the measurements of ``docs/guided_search.md``.
         seed: seed of the search's generator.
         game: the game (``None``: the model's).
+        worlds, inference: a pool of weighted worlds per decision (:class:`~agents.ismcts.ISMCTSAgent`;
+            ``inference="policy"``: weighted by :meth:`NetworkGuide.world_log_likelihood`).
+        floor: the uniform mixture of that likelihood (:class:`NetworkGuide`).
 
     Raises:
         ValueError: a bad budget, leaf, rollout or ``c_puct`` (from :class:`~agents.ismcts.ISMCTSAgent`);
@@ -179,12 +222,14 @@ class GuidedSearchAgent(ISMCTSAgent):
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, model=None, leaf: str = "value",
                  rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, temperature: float = 3.0,
-                 seed: int | None = None, game: str | None = None):
+                 seed: int | None = None, game: str | None = None, worlds: int = 0, inference: str = "policy",
+                 floor: float = 0.1):
         NetworkGuide.check_temperature(temperature)
+        NetworkGuide.check_floor(floor)
         self.learned = LearnedAgent(model, seed=seed, game=game)
         super().__init__(iterations=iterations, seconds=seconds, rollout=rollout, seed=seed,
-                         guide=_UNBOUND, leaf=leaf, c_puct=c_puct)
-        self.center, self.temperature = center, float(temperature)
+                         guide=_UNBOUND, leaf=leaf, c_puct=c_puct, worlds=worlds, inference=inference)
+        self.center, self.temperature, self.floor = center, float(temperature), float(floor)
         #: the game this agent plays (:class:`agents.base.Agent`): its model's
         self.game = self.learned.game
 
@@ -221,7 +266,7 @@ class GuidedSearchAgent(ISMCTSAgent):
         learned.check_use(view.n_players, view.config.artifact_deck if game == DEFAULT_GAME else ())
         if not isinstance(self.guide, NetworkGuide) or self.guide.net is not learned.net:
             self.guide = NetworkGuide(learned.net, learned.game, center=self.center,
-                                      temperature=self.temperature)
+                                      temperature=self.temperature, floor=self.floor)
         return super().act(view)
 
 

@@ -6,6 +6,10 @@ information"), never another seat's hidden cards.
 
 from __future__ import annotations
 
+import copy
+
+from collections.abc import Iterator
+
 import numpy as np
 
 from .artifacts import GO_FIRST, kind_index
@@ -154,7 +158,8 @@ class Determinizer:
     prior is uniform).
 
     The sampled game shares no lists with the real one, gets a fresh generator drawn from ``rng``
-    (the real generator would reveal the next rounds' deals) and an empty event log.
+    (the real generator would reveal the next rounds' deals) and the round's public event log (a deal event
+    without the hands, then the round's plays and tricks: what the features' play history reads).
 
     Raises:
         RuntimeError: the public counts are inconsistent (an engine bug).
@@ -175,10 +180,18 @@ class Determinizer:
         dealt_arts_played = [0] * n
         dealt_played = [0] * n
         start = max(i for i, e in enumerate(game.events) if e["event"] == "deal")
+        deal = game.events[start]
+        # the round's public record: a deal event without the hands, then its plays and tricks
+        self.public_events: list[dict] = [{"event": "deal", "round": deal["round"], "suits": list(deal["suits"]),
+                                           "start_seer": deal["start_seer"]}]
+        self.round_plays: list[tuple[int, Play]] = []  # (seat, play) of the round's plays, in order
+        self._taken: list[list[int]] = [[] for _ in range(n)]  # cards each seat picked up (Rod), in order
         for e in game.events[start + 1:]:
             kind = e["event"]
+            self.public_events.append(copy.deepcopy(e))
             if kind == "play":
                 s, p = e["seat"], e["play"]
+                self.round_plays.append((s, Play.from_dict(p)))
                 cards = list(p["suited"]) + [WILD] * p["wilds"]
                 if p["artifact"] >= 0:
                     cards.append(FIRST_ARTIFACT + p["artifact"])
@@ -192,6 +205,7 @@ class Determinizer:
                         elif c >= FIRST_ARTIFACT:
                             dealt_arts_played[s] += 1
             elif kind == "trick" and "taken_by" in e:
+                self._taken[e["taken_by"]].extend(e["cards"])
                 for c in e["cards"]:
                     d = known_ms[e["taken_by"]]
                     d[c] = d.get(c, 0) + 1
@@ -239,7 +253,7 @@ class Determinizer:
         game = self._game
         g = game.clone()
         g.rng = np.random.default_rng(int(rng.integers(2**63)))
-        g.events = []
+        g.events = list(self.public_events)  # shared read-only dicts, as Game.clone shares them
         suited = [self.unseen_suited[i] for i in rng.permutation(len(self.unseen_suited)).tolist()]
         picks = rng.choice(len(self.art_pool), size=self.need_arts, replace=False).tolist() \
             if self.need_arts else []
@@ -261,5 +275,53 @@ class Determinizer:
             [c - artifact_card(0) for s in range(game.n_players) for c in g.hands[s] if c > WILD]
             + [c - artifact_card(0) for c in game.discards + game.trick_cards() if c > WILD]
         )
+        g._invalidate()
+        return g
+
+    def replay_round(self, world: Game) -> Iterator[tuple[int, SeatView, Play]]:
+        """Replay this round's public plays in a sampled ``world``: for each play by another seat, that
+        seat's view just before it, with the hand it held then in ``world``.
+
+        The round's start is rebuilt from ``world``: each hand is its current hand plus the cards the seat
+        has played this round minus those it picked up with the Rod (rules section 6), the table empty,
+        the round's first Start Seer to act; then the logged plays are applied in order. Used to weigh a
+        sample by how likely the others' plays were in it (inference for determinized search: Buro, Long,
+        Furtak and Sturtevant, "Improving state evaluation, inference, and search in trick-based card
+        games", IJCAI 2009).
+
+        Args:
+            world: a :meth:`sample` of this determinizer (not changed).
+
+        Yields:
+            ``(seat, view, play)``: ``view`` is a :class:`SeatView` of a game that the next step changes,
+            so read it before asking for the next item.
+
+        Raises:
+            IllegalPlayError: a logged play is illegal in ``world`` (``world`` is not one of this
+                determinizer's samples).
+        """
+        g = self.round_start(world)
+        for seat, play in self.round_plays:
+            if seat != self.seat:
+                yield seat, SeatView(g, seat), play
+            g.apply(play)
+
+    def round_start(self, world: Game) -> Game:
+        """A new game: ``world`` (a :meth:`sample`) rewound to its round's deal, as :meth:`replay_round`
+        rebuilds it (so with the real game it gives the dealt hands)."""
+        n = world.n_players
+        g = world.clone()
+        for s in range(n):
+            hand = list(world.hands[s]) + list(world.played[s])
+            for c in self._taken[s]:
+                hand.remove(c)
+            g.hands[s] = sorted(hand)
+        g.played = [[] for _ in range(n)]
+        g.known = [[] for _ in range(n)]
+        g.discards, g.trick, g.top, g.top_seat = [], [], None, -1
+        g.passed = [False] * n
+        g.lead_passes = 0
+        g.start_seer = g.current = self.public_events[0]["start_seer"]
+        g.events = self.public_events[:1]
         g._invalidate()
         return g

@@ -1,0 +1,181 @@
+"""Weighted worlds for determinized search: the round's replay in a sampled world
+(:meth:`seers_env.engine.view.Determinizer.replay_round`), the rules and policy weights, and the search's
+``worlds`` option (``agents.ismcts``, ``train.guided_search``)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from agents.ismcts import ISMCTSAgent
+from agents.base import RandomAgent
+from seers_env.engine.game import IllegalPlayError
+from seers_env.features import encode_state
+from seers_env.game import Game, GameConfig
+from seers_env.scout import ScoutConfig, ScoutGame, ScoutSeatView
+from seers_env.view import SeatView
+from train.game_adapters import game_adapter
+from train.guided_search import GuidedSearchAgent, NetworkGuide
+from train.scoring_policy import NetConfig, PlayScoringNet
+
+STATE_FIELDS = ("hands", "played", "known", "discards", "trick", "passed", "current", "start_seer", "top")
+
+
+def _positions(n_players: int, seed: int, rounds: int = 2):
+    """Every position of a random-play game (clones), to reach Rod pick-ups, Gifts and the Bonus."""
+    g = Game(GameConfig(n_players=n_players, n_rounds=rounds), seed=seed)
+    player = RandomAgent(seed=seed)
+    out = []
+    while not g.game_over:
+        out.append(g.clone())
+        g.apply(player.act(SeatView(g, g.current)))
+    return out
+
+
+def _untrained_guide(n_players: int, floor: float = 0.1) -> NetworkGuide:
+    torch.manual_seed(0)
+    a = game_adapter("seers_catalog")
+    net = PlayScoringNet(NetConfig(state_dim=a.state_dim, play_dim=a.play_dim, privileged_dim=a.privileged_dim,
+                                   heuristic_prior=True)).eval()
+    return NetworkGuide(net, temperature=3.0, floor=floor)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_the_round_rebuilt_from_the_real_game_is_the_deal_and_replays_to_the_same_state(n_players):
+    checked = 0
+    for seed in range(6):
+        for game in _positions(n_players, seed)[::3]:
+            det = SeatView(game, game.current).determinizer()
+            start = det.round_start(game)
+            deal = [e for e in game.events if e["event"] == "deal"][-1]
+            assert start.hands == deal["hands"]
+            for _, play in det.round_plays:
+                start.apply(play)
+            for field in STATE_FIELDS:
+                assert getattr(start, field) == getattr(game, field), field
+            checked += 1
+    assert checked > 50
+
+
+def test_replay_yields_the_other_seats_plays_in_order_with_their_hands_then():
+    game = _positions(4, 3)[30]
+    seat = game.current
+    det = SeatView(game, seat).determinizer()
+    steps = [(s, view.hand, play) for s, view, play in det.replay_round(game.clone())]
+    assert [(s, p) for s, _, p in steps] == [(s, p) for s, p in det.round_plays if s != seat]
+    assert steps and all(s != seat for s, _, _ in steps)
+    for s, hand, play in steps:  # the cards of each play were in the hand it was played from
+        for c in play.cards():
+            assert c in hand
+
+
+@pytest.mark.parametrize("n_players", [4, 5])
+def test_sampled_worlds_replay_or_fail_only_on_an_illegal_play(n_players):
+    """Samples ignore the evidence of passes, so a few hand a meld to a seat in the Bonus that passed
+    (rules section 4); the replay says so with IllegalPlayError, and the real game always replays."""
+    rng = np.random.default_rng(1)
+    consistent = inconsistent = 0
+    for game in _positions(n_players, 11)[::2]:
+        if game.game_over:
+            continue
+        det = SeatView(game, game.current).determinizer()
+        assert ISMCTSAgent._consistent(det, game.clone()) == 0.0
+        for _ in range(4):
+            world = det.sample(rng)
+            before = world.to_dict()
+            weight = ISMCTSAgent._consistent(det, world)
+            assert world.to_dict() == before  # the world is not changed
+            if weight == 0.0:
+                consistent += 1
+            else:
+                assert weight == -math.inf
+                with pytest.raises(IllegalPlayError):
+                    for _ in det.replay_round(world):
+                        pass
+                inconsistent += 1
+    assert consistent > 20 and inconsistent > 0
+
+
+def test_a_sample_holds_the_rounds_public_history_so_the_seat_encodes_the_same_state():
+    rng = np.random.default_rng(2)
+    checked = 0
+    for game in _positions(4, 5)[5::4]:
+        seat = game.current
+        real = encode_state(SeatView(game, seat))
+        for _ in range(3):
+            world = SeatView(game, seat).determinize(rng)
+            np.testing.assert_array_equal(encode_state(SeatView(world, seat)), real)
+        checked += 1
+    assert checked > 5
+
+
+def test_policy_log_likelihood_is_the_sum_of_the_mixed_priors_of_the_plays_made():
+    guide = _untrained_guide(4, floor=0.25)
+    game = _positions(4, 8)[25]
+    det = SeatView(game, game.current).determinizer()
+    world = game.clone()
+    expected = 0.0
+    for _, view, play in det.replay_round(world):
+        legal = view.legal_plays()
+        if len(legal) > 1:
+            i = [q.identity() for q in legal].index(play.identity())
+            expected += math.log(0.75 * guide.priors(view)[i] + 0.25 / len(legal))
+    assert expected < 0
+    assert guide.world_log_likelihood(det, world) == pytest.approx(expected)
+
+
+def test_policy_weights_rule_out_the_worlds_the_rules_rule_out():
+    guide = _untrained_guide(5)
+    rng = np.random.default_rng(1)
+    seen = 0
+    for game in _positions(5, 11)[::2]:
+        if game.game_over:
+            continue
+        det = SeatView(game, game.current).determinizer()
+        for _ in range(3):
+            world = det.sample(rng)
+            ll = guide.world_log_likelihood(det, world)
+            assert (ll == -math.inf) == (ISMCTSAgent._consistent(det, world) == -math.inf)
+            seen += ll == -math.inf
+    assert seen > 0
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(worlds=-1), "worlds=-1"), (dict(worlds=True), "worlds=True"), (dict(worlds=2.5), "worlds=2.5"),
+    (dict(worlds=8, inference="bayes"), "inference='bayes'"), (dict(worlds=8, inference="policy"), "needs a guide"),
+])
+def test_bad_world_options_are_clear_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ISMCTSAgent(iterations=10, **kwargs)
+    with pytest.raises(ValueError, match="floor"):
+        GuidedSearchAgent(iterations=10, floor=1.5)
+
+
+def test_worlds_needs_a_game_whose_determinizer_replays_the_round():
+    g = ScoutGame(ScoutConfig(n_players=3), seed=1)
+    with pytest.raises(ValueError, match="replay_round"):
+        ISMCTSAgent(iterations=5, worlds=4, seed=0).act(ScoutSeatView(g, g.current))
+
+
+@pytest.mark.parametrize("inference", ["rules", "policy"])
+def test_search_over_weighted_worlds_plays_legal_seeded_choices(inference):
+    def agent(seed):
+        if inference == "rules":
+            return ISMCTSAgent(iterations=24, worlds=12, seed=seed)
+        a = ISMCTSAgent(iterations=24, worlds=12, seed=seed, guide=_untrained_guide(4), leaf="value",
+                        inference="policy")
+        return a
+
+    positions = [g for g in _positions(4, 21)[10::6] if len(g.legal_plays()) > 1][:4]
+    assert positions
+    for game in positions:
+        view = SeatView(game, game.current)
+        before = game.to_dict()
+        a, b = agent(5), agent(5)
+        play = a.act(view)
+        assert play in view.legal_plays() and b.act(view) == play
+        assert game.to_dict() == before
+        assert 0 < a.last_effective_worlds <= 12 and a.last_iterations == 24
