@@ -1,0 +1,83 @@
+"""How often the determinizer's samples contradict the round's public plays, and how concentrated the
+policy's weights over a pool of samples are (``docs/guided_search.md``, "Weighted worlds").
+
+    PYTHONPATH=$PWD python docs/world_inference_check.py --deals 40 --seed 0
+
+For each table (2 to 5 players, 2 rounds of heuristic play from deals ``seed``, ``seed + 1``, ...), at
+about 15% of the positions: the share of 3 samples per position in which a play of the round is illegal
+(``ISMCTSAgent._consistent``). At 4 players, at 30% of the positions with a choice of 12 deals: the
+effective size of a pool of 64 samples weighted by the shipped model's likelihood (``floor`` 0 and 0.1)
+and its CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def main() -> None:
+    from agents.heuristic import HeuristicAgent
+    from agents.ismcts import ISMCTSAgent
+    from seers_env.game import Game, GameConfig
+    from seers_env.view import SeatView
+    from train.guided_search import NetworkGuide
+    from train.scoring_policy import LearnedAgent
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    print("players  samples  contradicting  share")
+    for n in (2, 3, 4, 5):
+        bad = total = 0
+        for d in range(args.deals):
+            g = Game(GameConfig(n_players=n, n_rounds=2), seed=args.seed + d)
+            heuristic = HeuristicAgent(seed=d)
+            while not g.game_over:
+                view = SeatView(g, g.current)
+                if rng.random() < 0.15:
+                    det = view.determinizer()
+                    for _ in range(3):
+                        bad += ISMCTSAgent._consistent(det, det.sample(rng)) != 0.0
+                        total += 1
+                g.apply(heuristic.act(view))
+        print(f"{n:7d}  {total:7d}  {bad:13d}  {bad / total:5.3f}")
+
+    learned = LearnedAgent(None, seed=0)
+    guides = {}
+    ess: dict[float, list[float]] = {0.0: [], 0.1: []}
+    cpu = []
+    for d in range(12):
+        g = Game(GameConfig(n_players=4, n_rounds=1), seed=args.seed + 500 + d)
+        heuristic = HeuristicAgent(seed=d)
+        while not g.game_over:
+            view = SeatView(g, g.current)
+            if len(view.legal_plays()) > 1 and rng.random() < 0.3:
+                if not guides:
+                    learned.act(view)
+                    guides = {f: NetworkGuide(learned.net, temperature=3.0, floor=f) for f in ess}
+                det = view.determinizer()
+                pool = [det.sample(rng) for _ in range(64)]
+                for floor, guide in guides.items():
+                    start = time.process_time()
+                    log_w = np.array([guide.world_log_likelihood(det, w) for w in pool])
+                    cpu.append(time.process_time() - start)
+                    finite = np.isfinite(log_w)
+                    if finite.any():
+                        w = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0)
+                        w /= w.sum()
+                        ess[floor].append(1.0 / np.sum(w ** 2))
+            g.apply(heuristic.act(view))
+    print(f"\n4 players, pools of 64 samples at {len(ess[0.0])} decisions, "
+          f"{1000 * np.median(cpu):.0f} ms of CPU per pool (median):")
+    for floor, values in ess.items():
+        q = np.quantile(values, [0.1, 0.5, 0.9])
+        print(f"  floor {floor}: effective worlds 10%/50%/90% {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
