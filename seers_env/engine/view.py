@@ -155,7 +155,8 @@ class Determinizer:
     First is drawn without replacement from the artifact deck minus the Go First card and minus every
     artifact this seat has seen; an unseen Go First is given to its (public) holder. The 2-player
     removed cards are drawn from the unseen suited cards. Play choices are not used as evidence (the
-    prior is uniform).
+    prior is uniform), so a sample can contradict a pass in the Bonus (rules section 4);
+    :meth:`replay_round` finds those.
 
     The sampled game shares no lists with the real one, gets a fresh generator drawn from ``rng``
     (the real generator would reveal the next rounds' deals) and the round's public event log (a deal event
@@ -297,8 +298,9 @@ class Determinizer:
             so read it before asking for the next item.
 
         Raises:
-            IllegalPlayError: a logged play is illegal in ``world`` (``world`` is not one of this
-                determinizer's samples).
+            IllegalPlayError: a logged play is illegal in ``world``: the sample contradicts the round's
+                plays (a seat in the Bonus passed while holding a meld in it, rules section 4), or
+                ``world`` is not one of this determinizer's samples.
         """
         g = self.round_start(world)
         for seat, play in self.round_plays:
