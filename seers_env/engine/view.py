@@ -7,6 +7,7 @@ information"), never another seat's hidden cards.
 from __future__ import annotations
 
 import copy
+import functools
 
 from collections.abc import Iterator
 
@@ -185,14 +186,12 @@ class Determinizer:
         # the round's public record: a deal event without the hands, then its plays and tricks
         self.public_events: list[dict] = [{"event": "deal", "round": deal["round"], "suits": list(deal["suits"]),
                                            "start_seer": deal["start_seer"]}]
-        self.round_plays: list[tuple[int, Play]] = []  # (seat, play) of the round's plays, in order
         self._taken: list[list[int]] = [[] for _ in range(n)]  # cards each seat picked up (Rod), in order
         for e in game.events[start + 1:]:
             kind = e["event"]
             self.public_events.append(copy.deepcopy(e))
             if kind == "play":
                 s, p = e["seat"], e["play"]
-                self.round_plays.append((s, Play.from_dict(p)))
                 cards = list(p["suited"]) + [WILD] * p["wilds"]
                 if p["artifact"] >= 0:
                     cards.append(FIRST_ARTIFACT + p["artifact"])
@@ -278,6 +277,12 @@ class Determinizer:
         )
         g._invalidate()
         return g
+
+    @functools.cached_property
+    def round_plays(self) -> tuple[tuple[int, Play], ...]:
+        """``(seat, play)`` of the round's plays, in order (built from the public record when first asked:
+        a search that does not replay the round never builds them)."""
+        return tuple((e["seat"], Play.from_dict(e["play"])) for e in self.public_events if e["event"] == "play")
 
     def replay_round(self, world: Game) -> Iterator[tuple[int, SeatView, Play]]:
         """Replay this round's public plays in a sampled ``world``: for each play by another seat, that
