@@ -166,11 +166,11 @@ class ISMCTSAgent(Agent):
                 game_agents.play_key(spec.name), type(view), spec.score_scale)
         return parts
 
-    def _candidates(self, game: GameState, ranker: Agent, view_class: type) -> list[Any]:
-        legal = game.legal_plays()
+    def _candidates(self, legal: list[Any], view: SeatView, ranker: Agent) -> list[Any]:
+        """The ``top_k`` plays of ``legal`` (the acting seat's, in ``view``) by ``ranker``, in legal order."""
         if len(legal) <= self.top_k:
             return legal
-        scored = ranker.scores(view_class(game, game.current))
+        scored = ranker.scores(view)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:self.top_k]
         return [scored[i][1] for i in sorted(order)]
 
@@ -185,16 +185,19 @@ class ISMCTSAgent(Agent):
             return legal[max(range(len(legal)), key=prior.__getitem__)]
         return legal[int(self.rng.integers(len(legal)))]
 
-    def _descend_ucb(self, root: _Node, game: GameState, start_round: int, parts: tuple) -> list:
+    def _descend_ucb(self, root: _Node, game: GameState, start_round: int, parts: tuple,
+                     root_cands: list[Any]) -> list:
         """Plain SO-ISMCTS selection and expansion in ``game`` (changed in place); the path's
-        ``(edge node, seat that chose it)``."""
+        ``(edge node, seat that chose it)``. ``root_cands``: the root's candidates, the same in every
+        world (they depend on the acting seat's view only)."""
         ranker, _, key, view_class, _ = parts
         rng = self.rng
         node = root
         path: list[tuple[_Node, int]] = []
         while not game.game_over and game.round == start_round:
             seat = game.current
-            cands = self._candidates(game, ranker, view_class)
+            cands = root_cands if node is root else self._candidates(
+                game.legal_plays(), view_class(game, seat), ranker)
             untried = [p for p in cands if key(p) not in node.children]
             if untried:
                 play = untried[int(rng.integers(len(untried)))]
@@ -328,6 +331,7 @@ class ISMCTSAgent(Agent):
         root = _Node()
         start_round = view.round
         root_prior = self.guide.priors(view) if self.guide is not None else ()
+        root_cands = self._candidates(legal, view, parts[0]) if self.guide is None else ()
         if self.worlds:
             pool, weights = self._world_pool(view, sampler, rng)
             cumulative = np.cumsum(weights)
@@ -347,7 +351,7 @@ class ISMCTSAgent(Agent):
             else:
                 game = sampler.sample(rng)
             if self.guide is None:
-                path = self._descend_ucb(root, game, start_round, parts)
+                path = self._descend_ucb(root, game, start_round, parts, root_cands)
             else:
                 path = self._descend_puct(root, game, start_round, parts, root_prior, it - 1)
             rewards = self._leaf_rewards(game, start_round, parts)
