@@ -496,6 +496,117 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
     return "\n".join(lines)
 
 
+#: ``format`` of a tournament checkpoint's first line (:func:`run_tournament`'s ``checkpoint``).
+CHECKPOINT_FORMAT = "seers-tournament-checkpoint-1"
+_RECORD_KEYS = ("deal", "rotation", "deal_seed", "agents", "totals", "round_scores", "winners", "choice_cpu_s",
+                "choices")
+
+
+def _checkpoint_header(specs: list[str], seed: int, n_rounds: int | None,
+                       artifact_deck: tuple[str, ...] | None, game: str) -> dict[str, Any]:
+    return {"format": CHECKPOINT_FORMAT, "game": game, "specs": list(specs), "seed": seed, "n_rounds": n_rounds,
+            "artifact_deck": None if artifact_deck is None else list(artifact_deck)}
+
+
+def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, where: str) -> list[dict[str, Any]]:
+    """The records of one checkpointed deal, checked against the run (ValueError naming ``where``)."""
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(f"{where}: {what}")
+
+    need(isinstance(records, list) and len(records) == n, f"records must be a list of {n} games (one per rotation)")
+    for rotation, r in enumerate(records):
+        at = f"records[{rotation}]"
+        need(isinstance(r, dict) and set(r) == set(_RECORD_KEYS), f"{at} must have exactly the keys {_RECORD_KEYS}")
+        need(r["deal"] == deal and r["rotation"] == rotation, f"{at} is deal {r['deal']!r} rotation "
+             f"{r['rotation']!r}, expected deal {deal} rotation {rotation}")
+        need(r["deal_seed"] == deal_seed, f"{at}.deal_seed {r['deal_seed']!r} is not this tournament's "
+             f"{deal_seed} (another seed or another run)")
+        need(r["agents"] == seat_order(n, rotation), f"{at}.agents must be {seat_order(n, rotation)}")
+        for key in ("totals", "choice_cpu_s", "choices"):
+            need(isinstance(r[key], list) and len(r[key]) == n and all(_is_number(x) for x in r[key]),
+                 f"{at}.{key} must be a list of {n} numbers")
+        need(isinstance(r["round_scores"], list) and all(
+            isinstance(x, list) and len(x) == n and all(map(_is_number, x)) for x in r["round_scores"]),
+            f"{at}.round_scores must be a list of lists of {n} numbers")
+        need(isinstance(r["winners"], list) and all(_is_int(w) and w < n for w in r["winners"]),
+             f"{at}.winners must be a list of seats 0..{n - 1}")
+    return records
+
+
+def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list[int]) -> dict[int, list]:
+    """The finished deals of a tournament checkpoint (JSON Lines: a header, then one line per deal).
+
+    A last line cut short (a run stopped while writing it) is dropped, and the file truncated to the
+    lines before it; deals at or beyond ``len(seeds)`` are left out (a run of fewer deals).
+
+    Args:
+        path: the checkpoint file (it exists).
+        header: the run's header (:data:`CHECKPOINT_FORMAT`, game, specs, seed, rounds, artifact deck).
+        seeds: the run's deal seeds (:func:`deal_seeds`); each record must carry its deal's.
+
+    Returns:
+        deal -> its game records (one per rotation, as :func:`play_deal` returns them).
+
+    Raises:
+        ValueError: not a checkpoint, one of another run (the message names the settings that differ), or
+            a damaged line (named by its number).
+    """
+    from seers_env.jsonio import loads_strict
+
+    name = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    lines = data.split(b"\n")
+    complete = lines[:-1]  # the text after the last newline is a line cut short, or empty
+    cut_short = b""
+    if lines[-1]:
+        try:
+            loads_strict(lines[-1].decode("utf-8"))
+            complete.append(lines[-1])  # whole, only its newline missing
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            cut_short = lines[-1]
+    if not complete:
+        raise ValueError(f"checkpoint {name!r} is empty (not a tournament checkpoint); delete it or name "
+                         "another file")
+    parsed = []
+    for i, line in enumerate(complete, start=1):
+        try:
+            parsed.append(loads_strict(line.decode("utf-8")))
+        except (UnicodeDecodeError, ValueError, RecursionError) as err:
+            if i == 1:
+                raise ValueError(f"{name!r} is not a tournament checkpoint (its first line is not JSON "
+                                 f"Lines: {type(err).__name__})") from None
+            raise ValueError(f"checkpoint {name!r} line {i} is not readable JSON ({type(err).__name__}: "
+                             f"{str(err)[:200]})") from None
+    head = parsed[0]
+    if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{name!r} is not a tournament checkpoint (its first line has no format "
+                         f"{CHECKPOINT_FORMAT!r})")
+    differ = [f"{k} {head.get(k)!r} (this run: {v!r})" for k, v in header.items() if head.get(k) != v]
+    if differ:
+        raise ValueError(f"checkpoint {name!r} is of another tournament: " + "; ".join(differ)
+                         + "; resume with the same settings, or name another file")
+    if cut_short:  # the header is this run's: drop the partial line, so that the next one starts clean
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(cut_short))
+    elif data and not data.endswith(b"\n"):
+        with open(path, "ab") as f:
+            f.write(b"\n")
+    n = len(header["specs"])
+    done: dict[int, list] = {}
+    for i, entry in enumerate(parsed[1:], start=2):
+        where = f"checkpoint {name!r} line {i}"
+        if not (isinstance(entry, dict) and set(entry) == {"deal", "records"} and _is_int(entry["deal"])):
+            raise ValueError(f"{where}: expected {{'deal': <integer >= 0>, 'records': [...]}}")
+        deal = entry["deal"]
+        if deal in done:
+            raise ValueError(f"{where}: deal {deal} is there twice")
+        if deal < len(seeds):
+            done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, where)
+    return done
+
+
 def _pool_context():
     """The multiprocessing context of tournament workers: ``forkserver`` where available (a forked copy
     of a process whose torch/OpenMP thread pool is running can deadlock), else the default."""
@@ -508,7 +619,8 @@ def _pool_context():
 def run_tournament(specs: list[str], games: int, n_players: int | None = None, seed: int = 0,
                    workers: int = 2, n_rounds: int | None = None, progress: bool = True,
                    artifact_deck: tuple[str, ...] | None = None,
-                   progress_every_s: float = 10.0, game: str = DEFAULT_GAME) -> TournamentResult:
+                   progress_every_s: float = 10.0, game: str = DEFAULT_GAME,
+                   checkpoint: str | os.PathLike | None = None) -> TournamentResult:
     """Run a duplicate-format tournament (module docstring).
 
     Args:
@@ -528,12 +640,21 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         artifact_deck: Seers Catalog's artifact deck (``None``: the default deck; ``()``: the variant
             without artifacts).
         game: the game played (a name of :data:`seers_env.games.GAMES`); every agent must play it.
+        checkpoint: a JSON Lines file that keeps every finished deal, so that a stopped run resumes where
+            it stopped: a new file gets a header line (the settings) and then one line per deal as it
+            finishes (flushed to disk); an existing one must be of the same settings (game, specs, seed,
+            rounds, artifact deck; any ``games``: deals beyond this run's are left out), and its deals
+            are not played again (:func:`read_checkpoint`). The result equals an uninterrupted run's,
+            but for the CPU times, as long as the code and the models the specs name are unchanged.
+            Agent specs must be strings.
 
     Returns:
         A :class:`TournamentResult`.
 
     Raises:
-        ValueError: bad specs, player count, games or workers (nothing is run).
+        ValueError: bad specs, player count, games or workers, or a checkpoint of other settings or
+            damaged (nothing is run).
+        OSError: the checkpoint cannot be read or written.
     """
     specs = [s.strip() if isinstance(s, str) else s for s in specs]
     for s in specs:
@@ -564,19 +685,45 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         agent.check_game(game, config)  # another game, or a model trained for another table: ValueError
     seeds = deal_seeds(seed, games)
     by_deal: dict[int, list[dict[str, Any]]] = {}
+    sink = None
+    if checkpoint is not None:
+        if not all(isinstance(s, str) for s in specs):
+            raise ValueError("a checkpoint needs agent spec strings (an Agent instance cannot be written down)")
+        header = _checkpoint_header(specs, seed, n_rounds, artifact_deck, game)
+        if os.path.exists(checkpoint):
+            by_deal.update(read_checkpoint(checkpoint, header, seeds))
+            sink = open(checkpoint, "a", encoding="utf-8")
+        else:
+            from seers_env.jsonio import dumps
+
+            sink = open(checkpoint, "x", encoding="utf-8")
+            sink.write(dumps(header, indent=None) + "\n")
+            sink.flush()
+    todo = [d for d in range(games) if d not in by_deal]
+    resumed = len(by_deal)
+
+    def keep(deal: int, records: list[dict[str, Any]]) -> None:
+        by_deal[deal] = records
+        if sink is not None:
+            from seers_env.jsonio import dumps
+
+            sink.write(dumps({"deal": deal, "records": records}, indent=None) + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+
     bar = lines = eta = None
     if progress and is_terminal():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         # the ETA of the plain lines (none until a rate is known; rich's own column guesses from the
         # first two deals done, which arrive together from the workers)
-        eta = EtaEstimate(games)
+        eta = EtaEstimate(games, start_done=resumed)
         bar = Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        TextColumn("ETA {task.fields[eta]}"))
         bar.start()
-        task = bar.add_task("deals", total=games, eta=ETA_UNKNOWN)
+        task = bar.add_task("deals", total=games, completed=resumed, eta=ETA_UNKNOWN)
     elif progress:  # a file or a pipe: a plain line every progress_every_s seconds
-        lines = ProgressLines(games, "deals", label="tournament", every_s=progress_every_s)
+        lines = ProgressLines(games, "deals", label="tournament", every_s=progress_every_s, start_done=resumed)
 
     def advance() -> None:
         if bar:
@@ -585,21 +732,23 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
             lines.update(len(by_deal))
 
     try:
-        if workers == 1:
-            for d in range(games):
-                by_deal[d] = play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck, game)
+        if workers == 1 or len(todo) <= 1:
+            for d in todo:
+                keep(d, play_deal(specs, d, seeds[d], seed, n_rounds, artifact_deck, game))
                 advance()
         else:
             # forkserver, not fork: a process that has run torch's thread pool deadlocks when forked
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+            with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=_pool_context()) as pool:
                 futures = {pool.submit(play_deal, specs, d, seeds[d], seed, n_rounds, artifact_deck, game): d
-                           for d in range(games)}
+                           for d in todo}
                 for fut in as_completed(futures):
-                    by_deal[futures[fut]] = fut.result()
+                    keep(futures[fut], fut.result())
                     advance()
     finally:
         if bar:
             bar.stop()
+        if sink is not None:
+            sink.close()
     if lines:
         lines.close(len(by_deal))
     records = [r for d in range(games) for r in by_deal[d]]

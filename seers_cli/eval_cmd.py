@@ -48,6 +48,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         out: str = typer.Option("", metavar="FILE", help="Write the full results (stats, every game and the paired "
                                 "differences) to this JSON file, e.g. runs/eval.json (git ignores runs/; "
                                 "the folder must exist)."),
+        checkpoint: str = typer.Option("", metavar="FILE", help="Keep every finished deal in this JSON Lines file "
+                                       "(e.g. runs/eval.ckpt.jsonl) and, when it exists, resume from it: its "
+                                       "deals are not played again. It must be of the same --agents, --seed, "
+                                       "--game, --rounds and artifacts; --games may differ. The "
+                                       "--seat-baseline games are not kept."),
         progress: bool = typer.Option(True, help="Show progress: a bar on a terminal, a plain line every "
                                       "10 s otherwise."),
     ) -> None:
@@ -106,18 +111,29 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 make_agent(seat_baseline.strip(), game=game)
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
-        if out:
-            import shlex
-            from pathlib import Path
+        import shlex
+        from pathlib import Path
 
-            folder = Path(out).expanduser().resolve().parent
+        for option, path in (("--out", out), ("--checkpoint", checkpoint)):
+            if not path:
+                continue
+            folder = Path(path).expanduser().resolve().parent
             if not folder.is_dir():
-                raise typer.BadParameter(f"--out {out!r}: folder {str(folder)!r} does not exist (create it "
-                                         f"first, e.g. mkdir -p {shlex.quote(str(Path(out).parent))})")
+                raise typer.BadParameter(f"{option} {path!r}: folder {str(folder)!r} does not exist (create it "
+                                         f"first, e.g. mkdir -p {shlex.quote(str(Path(path).parent))})")
+            if Path(path).expanduser().is_dir():
+                raise typer.BadParameter(f"{option} {path!r} is a folder; name a file in it")
+        if checkpoint and out and Path(checkpoint).expanduser().resolve() == Path(out).expanduser().resolve():
+            raise typer.BadParameter(f"--checkpoint and --out name the same file {out!r}; name two files")
+        if checkpoint and Path(checkpoint).expanduser().exists():
+            typer.echo(f"resuming from {checkpoint}")
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
-                                    progress=progress, artifact_deck=deck, game=game)
+                                    progress=progress, artifact_deck=deck, game=game,
+                                    checkpoint=Path(checkpoint).expanduser() if checkpoint else None)
         except ValueError as err:
+            if checkpoint and "checkpoint" in str(err):
+                raise typer.BadParameter(str(err), param_hint="--checkpoint") from None
             from .errors import option_error
 
             raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",

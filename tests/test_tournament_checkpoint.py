@@ -1,0 +1,121 @@
+"""Tournament checkpoints: a stopped run resumes where it stopped and ends as an uninterrupted run."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from agents import tournament
+from agents.tournament import CHECKPOINT_FORMAT, run_tournament
+from seers_cli import app
+
+SPECS = ["heuristic", "greedy", "random"]
+KW = dict(seed=7, n_rounds=1, progress=False, workers=1)
+
+
+def _without_cpu(result) -> dict:
+    d = result.to_dict()
+    d.pop("cpu_ms_per_choice")
+    return d
+
+
+def test_a_stopped_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
+    whole = _without_cpu(run_tournament(SPECS, games=4, **KW))
+    path = tmp_path / "run.jsonl"
+    played = []
+    real = tournament.play_deal
+
+    def stop_after_two(*args, **kwargs):
+        if len(played) == 2:
+            raise KeyboardInterrupt  # the run is stopped during its third deal
+        played.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "play_deal", stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(SPECS, games=4, checkpoint=path, **KW)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == CHECKPOINT_FORMAT
+    assert [json.loads(x)["deal"] for x in lines[1:]] == [0, 1]
+    played.clear()
+    monkeypatch.setattr(tournament, "play_deal", lambda *a, **k: (played.append(a[1]), real(*a, **k))[1])
+    assert _without_cpu(run_tournament(SPECS, games=4, checkpoint=path, **KW)) == whole
+    assert played == [2, 3]  # only the deals not in the file were played
+    played.clear()
+    assert _without_cpu(run_tournament(SPECS, games=4, checkpoint=path, **KW)) == whole
+    assert played == []  # all four were kept
+    fewer = _without_cpu(run_tournament(SPECS, games=3, checkpoint=path, **KW))
+    assert played == [] and fewer == _without_cpu(run_tournament(SPECS, games=3, **KW))
+
+
+def test_a_line_cut_short_is_dropped_and_replayed(tmp_path):
+    path = tmp_path / "run.jsonl"
+    whole = _without_cpu(run_tournament(SPECS, games=3, checkpoint=path, **KW))
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    path.write_text("".join(lines[:2]) + lines[2][:40])  # the third line (deal 1) half written
+    assert _without_cpu(run_tournament(SPECS, games=3, checkpoint=path, **KW)) == whole
+    assert sorted(json.loads(x)["deal"] for x in path.read_text().splitlines()[1:]) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("change, named", [
+    (dict(seed=8), "seed 7 (this run: 8)"),
+    (dict(n_rounds=2), "n_rounds 1 (this run: 2)"),
+    (dict(specs=["heuristic", "random", "greedy"]), "specs"),
+])
+def test_a_checkpoint_of_other_settings_is_refused_and_kept(tmp_path, change, named):
+    path = tmp_path / "run.jsonl"
+    run_tournament(SPECS, games=2, checkpoint=path, **KW)
+    before = path.read_bytes()
+    kw = dict(KW, **{k: v for k, v in change.items() if k != "specs"})
+    with pytest.raises(ValueError, match="another tournament") as err:
+        run_tournament(change.get("specs", SPECS), games=2, checkpoint=path, **kw)
+    assert named in str(err.value)
+    assert path.read_bytes() == before
+
+
+def test_damaged_and_foreign_files_are_refused_unchanged(tmp_path):
+    path = tmp_path / "run.jsonl"
+    run_tournament(SPECS, games=2, checkpoint=path, **KW)
+    lines = path.read_text().splitlines(keepends=True)
+    cases = {
+        "middle line garbage": (lines[0] + "{not json\n" + lines[2], "line 2 is not readable JSON"),
+        "a record of another deal": (lines[0] + lines[1].replace('"deal": 0, "records"', '"deal": 1, "records"')
+                                     + lines[2], "is deal 0 rotation 0, expected deal 1"),
+        "a deal twice": (lines[0] + lines[1] + lines[1], "deal 0 is there twice"),
+        "scores not numbers": (lines[0] + lines[1].replace('"totals": [', '"totals": ["x", '),
+                               "totals must be a list of 3 numbers"),
+        "not a checkpoint": ('{\n "format": "seers-tournament-1"\n}\n', "is not a tournament checkpoint"),
+        "another format": ('{"format": "other"}\n', "is not a tournament checkpoint"),
+        "empty": ("", "is empty"),
+    }
+    for name, (text, message) in cases.items():
+        path.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            run_tournament(SPECS, games=2, checkpoint=path, **KW)
+        assert path.read_text() == text, name
+
+
+def test_a_checkpoint_needs_spec_strings(tmp_path):
+    from agents.greedy import GreedyAgent
+
+    with pytest.raises(ValueError, match="needs agent spec strings"):
+        run_tournament([GreedyAgent(), "random"], games=1, checkpoint=tmp_path / "x.jsonl", **KW)
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_seers_eval_resumes_from_its_checkpoint(tmp_path):
+    ckpt, out = tmp_path / "eval.ckpt.jsonl", tmp_path / "eval.json"
+    args = ["eval", "--agents", "greedy,random", "--games", "3", "--rounds", "1", "--workers", "1",
+            "--no-progress", "--seed", "3", "--checkpoint", str(ckpt), "--out", str(out)]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert len(ckpt.read_text().splitlines()) == 4
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and "resuming from" in again.output
+    other = CliRunner().invoke(app, [a if a != "3" else "4" for a in args])  # --games 4 --seed 4
+    assert other.exit_code != 0 and "--checkpoint" in other.output and "seed 3 (this run: 4)" in other.output
+    same = CliRunner().invoke(app, args[:-2] + ["--out", str(ckpt)])
+    assert same.exit_code != 0 and "same file" in same.output
+    folder = CliRunner().invoke(app, args[:-4] + ["--checkpoint", str(tmp_path)])
+    assert folder.exit_code != 0 and "is a folder" in folder.output
