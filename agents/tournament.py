@@ -534,6 +534,24 @@ def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, where: 
     return records
 
 
+def _lock_checkpoint(path: str | os.PathLike):
+    """``path`` opened for appending (created if missing) and locked for this run (``fcntl.flock``, where
+    the platform has it), so that a second run on it, or one resuming from it meanwhile, is refused
+    instead of cutting or doubling its lines (ValueError)."""
+    sink = open(path, "a", encoding="utf-8")
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here (Windows): one run per checkpoint is up to the user
+        return sink
+    try:
+        fcntl.flock(sink.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        sink.close()
+        raise ValueError(f"checkpoint {os.fspath(path)!r} is in use by another running tournament; wait for "
+                         "it to end, or name another file") from None
+    return sink
+
+
 def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list[int]) -> dict[int, list]:
     """The finished deals of a tournament checkpoint (JSON Lines: a header, then one line per deal).
 
@@ -567,8 +585,8 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
         except (UnicodeDecodeError, ValueError, RecursionError):
             cut_short = lines[-1]
     if not complete:
-        raise ValueError(f"checkpoint {name!r} is empty (not a tournament checkpoint); delete it or name "
-                         "another file")
+        raise ValueError(f"{name!r} is not a tournament checkpoint (it holds no complete line); delete it or "
+                         "name another file")
     parsed = []
     for i, line in enumerate(complete, start=1):
         try:
@@ -690,15 +708,18 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         if not all(isinstance(s, str) for s in specs):
             raise ValueError("a checkpoint needs agent spec strings (an Agent instance cannot be written down)")
         header = _checkpoint_header(specs, seed, n_rounds, artifact_deck, game)
-        if os.path.exists(checkpoint):
-            by_deal.update(read_checkpoint(checkpoint, header, seeds))
-            sink = open(checkpoint, "a", encoding="utf-8")
-        else:
-            from seers_env.jsonio import dumps
+        sink = _lock_checkpoint(checkpoint)
+        try:
+            if os.fstat(sink.fileno()).st_size:
+                by_deal.update(read_checkpoint(checkpoint, header, seeds))
+            else:  # a new (or empty) file
+                from seers_env.jsonio import dumps
 
-            sink = open(checkpoint, "x", encoding="utf-8")
-            sink.write(dumps(header, indent=None) + "\n")
-            sink.flush()
+                sink.write(dumps(header, indent=None) + "\n")
+                sink.flush()
+        except BaseException:
+            sink.close()
+            raise
     todo = [d for d in range(games) if d not in by_deal]
     resumed = len(by_deal)
 

@@ -87,7 +87,7 @@ def test_damaged_and_foreign_files_are_refused_unchanged(tmp_path):
                                "totals must be a list of 3 numbers"),
         "not a checkpoint": ('{\n "format": "seers-tournament-1"\n}\n', "is not a tournament checkpoint"),
         "another format": ('{"format": "other"}\n', "is not a tournament checkpoint"),
-        "empty": ("", "is empty"),
+        "one line cut short": ('{"format": "seers-tournament-checkpoint-1", "ga', "holds no complete line"),
     }
     for name, (text, message) in cases.items():
         path.write_text(text)
@@ -119,3 +119,19 @@ def test_seers_eval_resumes_from_its_checkpoint(tmp_path):
     assert same.exit_code != 0 and "same file" in same.output
     folder = CliRunner().invoke(app, args[:-4] + ["--checkpoint", str(tmp_path)])
     assert folder.exit_code != 0 and "is a folder" in folder.output
+
+
+def test_an_empty_file_starts_afresh_and_a_checkpoint_in_use_is_refused(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    path = tmp_path / "run.jsonl"
+    path.write_text("")
+    whole = _without_cpu(run_tournament(SPECS, games=2, checkpoint=path, **KW))
+    assert _without_cpu(run_tournament(SPECS, games=2, **KW)) == whole
+    before = path.read_bytes()
+    with open(path, "a") as other_run:
+        fcntl.flock(other_run.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(ValueError, match="in use by another running tournament"):
+            run_tournament(SPECS, games=3, checkpoint=path, **KW)
+    assert path.read_bytes() == before
+    run_tournament(SPECS, games=3, checkpoint=path, **KW)  # the lock went with the other run
+    assert len(path.read_text().splitlines()) == 4
