@@ -498,6 +498,11 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
 
 #: ``format`` of a tournament checkpoint's first line (:func:`run_tournament`'s ``checkpoint``).
 CHECKPOINT_FORMAT = "seers-tournament-checkpoint-1"
+#: How every deal's line begins (:func:`run_tournament` writes ``{"deal": <d>, "records": [...]}``).
+_DEAL_LINE_START = b'{"deal": '
+#: The settings of a checkpoint's header, as messages name them.
+_SETTING_NAMES = {"format": "format", "game": "game", "specs": "agents", "seed": "seed", "n_rounds": "rounds",
+                  "artifact_deck": "artifact deck"}
 _RECORD_KEYS = ("deal", "rotation", "deal_seed", "agents", "totals", "round_scores", "winners", "choice_cpu_s",
                 "choices")
 
@@ -508,29 +513,50 @@ def _checkpoint_header(specs: list[str], seed: int, n_rounds: int | None,
             "artifact_deck": None if artifact_deck is None else list(artifact_deck)}
 
 
-def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, where: str) -> list[dict[str, Any]]:
-    """The records of one checkpointed deal, checked against the run (ValueError naming ``where``)."""
+#: The largest round score a checkpointed game may hold (points): far above any game's.
+_MAX_CHECKPOINT_SCORE = 10**6
+
+
+def _int_list(x: Any, length: int, lo: int, hi: int) -> bool:
+    """Whether ``x`` is a list of ``length`` integers (not booleans) in ``lo..hi``."""
+    return (isinstance(x, list) and len(x) == length
+            and all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in x))
+
+
+def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_rounds: int | None,
+                        where: str) -> list[dict[str, Any]]:
+    """The records of one checkpointed deal, checked against the run as :func:`play_deal` writes them
+    (integers where it writes integers, booleans refused; ValueError naming ``where`` and the field)."""
     def need(ok: bool, what: str) -> None:
         if not ok:
             raise ValueError(f"{where}: {what}")
 
+    big = _MAX_CHECKPOINT_SCORE
     need(isinstance(records, list) and len(records) == n, f"records must be a list of {n} games (one per rotation)")
     for rotation, r in enumerate(records):
         at = f"records[{rotation}]"
         need(isinstance(r, dict) and set(r) == set(_RECORD_KEYS), f"{at} must have exactly the keys {_RECORD_KEYS}")
-        need(r["deal"] == deal and r["rotation"] == rotation, f"{at} is deal {r['deal']!r} rotation "
-             f"{r['rotation']!r}, expected deal {deal} rotation {rotation}")
-        need(r["deal_seed"] == deal_seed, f"{at}.deal_seed {r['deal_seed']!r} is not this tournament's "
-             f"{deal_seed} (another seed or another run)")
-        need(r["agents"] == seat_order(n, rotation), f"{at}.agents must be {seat_order(n, rotation)}")
-        for key in ("totals", "choice_cpu_s", "choices"):
-            need(isinstance(r[key], list) and len(r[key]) == n and all(_is_number(x) for x in r[key]),
-                 f"{at}.{key} must be a list of {n} numbers")
-        need(isinstance(r["round_scores"], list) and all(
-            isinstance(x, list) and len(x) == n and all(map(_is_number, x)) for x in r["round_scores"]),
-            f"{at}.round_scores must be a list of lists of {n} numbers")
-        need(isinstance(r["winners"], list) and all(_is_int(w) and w < n for w in r["winners"]),
-             f"{at}.winners must be a list of seats 0..{n - 1}")
+        need(_is_int(r["deal"]) and _is_int(r["rotation"]) and (r["deal"], r["rotation"]) == (deal, rotation),
+             f"{at} is deal {r['deal']!r} rotation {r['rotation']!r}, expected deal {deal} rotation {rotation}")
+        need(_is_int(r["deal_seed"]) and r["deal_seed"] == deal_seed, f"{at}.deal_seed {r['deal_seed']!r} is not "
+             f"this tournament's {deal_seed} (another seed or another run)")
+        need(_int_list(r["agents"], n, 0, n - 1) and r["agents"] == seat_order(n, rotation),
+             f"{at}.agents must be the integers {seat_order(n, rotation)}")
+        rounds = r["round_scores"]
+        count = "one or more" if n_rounds is None else str(n_rounds)
+        need(isinstance(rounds, list) and (len(rounds) >= 1 if n_rounds is None else len(rounds) == n_rounds)
+             and all(_int_list(x, n, -big, big) for x in rounds),
+             f"{at}.round_scores must be {count} lists of {n} integers in -{big:,}..{big:,}")
+        need(_int_list(r["totals"], n, -big * len(rounds), big * len(rounds))
+             and r["totals"] == [sum(x[s] for x in rounds) for s in range(n)],
+             f"{at}.totals must be {n} integers, each seat's sum of its round scores")
+        need(isinstance(r["winners"], list) and 1 <= len(r["winners"]) <= n
+             and all(_is_int(w) and w < n for w in r["winners"]) and len(set(r["winners"])) == len(r["winners"]),
+             f"{at}.winners must be one or more distinct seats 0..{n - 1}")
+        need(_int_list(r["choices"], n, 0, 10**9), f"{at}.choices must be {n} integers >= 0")
+        need(isinstance(r["choice_cpu_s"], list) and len(r["choice_cpu_s"]) == n
+             and all(_is_number(v) and 0 <= v < 10**9 for v in r["choice_cpu_s"]),
+             f"{at}.choice_cpu_s must be {n} numbers of seconds >= 0")
     return records
 
 
@@ -570,7 +596,7 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
         ValueError: not a checkpoint, one of another run (the message names the settings that differ), or
             a damaged line (named by its number).
     """
-    from seers_env.jsonio import loads_strict
+    from seers_env.jsonio import dumps, loads_strict
 
     name = os.fspath(path)
     with open(path, "rb") as f:
@@ -583,7 +609,10 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
             loads_strict(lines[-1].decode("utf-8"))
             complete.append(lines[-1])  # whole, only its newline missing
         except (UnicodeDecodeError, ValueError, RecursionError):
-            cut_short = lines[-1]
+            if not (lines[-1].startswith(_DEAL_LINE_START) or _DEAL_LINE_START.startswith(lines[-1])) or not complete:
+                complete.append(lines[-1])  # not the start of a deal's line: refused below as damage
+            else:
+                cut_short = lines[-1]
     if not complete:
         raise ValueError(f"{name!r} is not a tournament checkpoint (it holds no complete line); delete it or "
                          "name another file")
@@ -601,27 +630,32 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
     if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{name!r} is not a tournament checkpoint (its first line has no format "
                          f"{CHECKPOINT_FORMAT!r})")
-    differ = [f"{k} {head.get(k)!r} (this run: {v!r})" for k, v in header.items() if head.get(k) != v]
+    if set(head) != set(header):
+        raise ValueError(f"checkpoint {name!r} line 1 must have exactly the keys {sorted(header)}")
+    differ = [f"{_SETTING_NAMES[k]} {head[k]!r} (this run: {v!r})" for k, v in header.items()
+              if dumps(head[k], indent=None) != dumps(v, indent=None)]  # as JSON: 1 is neither 1.0 nor true
     if differ:
         raise ValueError(f"checkpoint {name!r} is of another tournament: " + "; ".join(differ)
                          + "; resume with the same settings, or name another file")
-    if cut_short:  # the header is this run's: drop the partial line, so that the next one starts clean
-        with open(path, "r+b") as f:
-            f.truncate(len(data) - len(cut_short))
-    elif data and not data.endswith(b"\n"):
-        with open(path, "ab") as f:
-            f.write(b"\n")
     n = len(header["specs"])
     done: dict[int, list] = {}
+    seen: set[int] = set()
     for i, entry in enumerate(parsed[1:], start=2):
         where = f"checkpoint {name!r} line {i}"
         if not (isinstance(entry, dict) and set(entry) == {"deal", "records"} and _is_int(entry["deal"])):
             raise ValueError(f"{where}: expected {{'deal': <integer >= 0>, 'records': [...]}}")
         deal = entry["deal"]
-        if deal in done:
+        if deal in seen:
             raise ValueError(f"{where}: deal {deal} is there twice")
+        seen.add(deal)
         if deal < len(seeds):
-            done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, where)
+            done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, header["n_rounds"], where)
+    if cut_short:  # every line is sound: drop the partial one, so that the next line starts clean
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(cut_short))
+    elif data and not data.endswith(b"\n"):
+        with open(path, "ab") as f:
+            f.write(b"\n")
     return done
 
 
@@ -722,6 +756,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
             raise
     todo = [d for d in range(games) if d not in by_deal]
     resumed = len(by_deal)
+    if progress and sink is not None and resumed:
+        print(f"resuming: {resumed} of {games} deals from {os.fspath(checkpoint)}, {len(todo)} to play", flush=True)
 
     def keep(deal: int, records: list[dict[str, Any]]) -> None:
         by_deal[deal] = records

@@ -125,12 +125,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 raise typer.BadParameter(f"{option} {path!r} is a folder; name a file in it")
         if checkpoint and out and Path(checkpoint).expanduser().resolve() == Path(out).expanduser().resolve():
             raise typer.BadParameter(f"--checkpoint and --out name the same file {out!r}; name two files")
-        if checkpoint and Path(checkpoint).expanduser().exists():
-            typer.echo(f"resuming from {checkpoint}")
         try:
             result = run_tournament(specs, games, seed=seed, workers=workers, n_rounds=rounds,
                                     progress=progress, artifact_deck=deck, game=game,
                                     checkpoint=Path(checkpoint).expanduser() if checkpoint else None)
+        except OSError as err:  # the checkpoint cannot be opened, read or written
+            if not checkpoint:
+                raise
+            raise typer.BadParameter(f"{checkpoint!r}: {err.strerror or err}", param_hint="--checkpoint") from None
         except ValueError as err:
             if checkpoint and "checkpoint" in str(err):
                 raise typer.BadParameter(str(err), param_hint="--checkpoint") from None

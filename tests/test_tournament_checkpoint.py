@@ -1,6 +1,7 @@
 """Tournament checkpoints: a stopped run resumes where it stopped and ends as an uninterrupted run."""
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -60,8 +61,8 @@ def test_a_line_cut_short_is_dropped_and_replayed(tmp_path):
 
 @pytest.mark.parametrize("change, named", [
     (dict(seed=8), "seed 7 (this run: 8)"),
-    (dict(n_rounds=2), "n_rounds 1 (this run: 2)"),
-    (dict(specs=["heuristic", "random", "greedy"]), "specs"),
+    (dict(n_rounds=2), "rounds 1 (this run: 2)"),
+    (dict(specs=["heuristic", "random", "greedy"]), "agents ['heuristic', 'greedy', 'random']"),
 ])
 def test_a_checkpoint_of_other_settings_is_refused_and_kept(tmp_path, change, named):
     path = tmp_path / "run.jsonl"
@@ -84,14 +85,28 @@ def test_damaged_and_foreign_files_are_refused_unchanged(tmp_path):
                                      + lines[2], "is deal 0 rotation 0, expected deal 1"),
         "a deal twice": (lines[0] + lines[1] + lines[1], "deal 0 is there twice"),
         "scores not numbers": (lines[0] + lines[1].replace('"totals": [', '"totals": ["x", '),
-                               "totals must be a list of 3 numbers"),
+                               "totals must be 3 integers"),
         "not a checkpoint": ('{\n "format": "seers-tournament-1"\n}\n', "is not a tournament checkpoint"),
         "another format": ('{"format": "other"}\n', "is not a tournament checkpoint"),
-        "one line cut short": ('{"format": "seers-tournament-checkpoint-1", "ga', "holds no complete line"),
+        "one line cut short": ('{"format": "seers-tournament-checkpoint-1", "ga', "is not a tournament checkpoint"),
+        "not the start of a deal": (lines[0] + lines[1] + "hello, not json", "line 3 is not readable JSON"),
+        "rotation a boolean": (lines[0] + lines[1].replace('"rotation": 1,', '"rotation": true,'),
+                               "rotation True, expected deal 0 rotation 1"),
+        "seats as floats": (lines[0] + lines[1].replace('"agents": [2, 0, 1]', '"agents": [2.0, 0, 1]'),
+                            "agents must be the integers"),
+        "rounds missing": (lines[0] + lines[1].replace('"round_scores": [[', '"round_scores": [[0, 0, 0], ['),
+                           "round_scores must be 1 lists"),
+        "a total not the sum": (lines[0] + lines[1].replace('"totals": [', '"totals": [1000, '),
+                                "totals must be 3 integers"),
+        "no winner": (lines[0] + re.sub(r'"winners": \[[0-9, ]*\]', '"winners": []', lines[1], count=1),
+                      "winners must be one or more"),
+        "seed a boolean": (lines[0].replace('"seed": 7', '"seed": 7.0') + lines[1], "seed 7.0 (this run: 7)"),
+        "a header key more": (lines[0].replace('{"format"', '{"extra": 1, "format"') + lines[1],
+                              "must have exactly the keys"),
     }
     for name, (text, message) in cases.items():
         path.write_text(text)
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(ValueError, match=re.escape(message)):
             run_tournament(SPECS, games=2, checkpoint=path, **KW)
         assert path.read_text() == text, name
 
@@ -112,7 +127,8 @@ def test_seers_eval_resumes_from_its_checkpoint(tmp_path):
     assert first.exit_code == 0, first.output
     assert len(ckpt.read_text().splitlines()) == 4
     again = CliRunner().invoke(app, args)
-    assert again.exit_code == 0 and "resuming from" in again.output
+    assert again.exit_code == 0 and "resuming: 3 of 3 deals from" in CliRunner().invoke(
+        app, [a for a in args if a != "--no-progress"]).output
     other = CliRunner().invoke(app, [a if a != "3" else "4" for a in args])  # --games 4 --seed 4
     assert other.exit_code != 0 and "--checkpoint" in other.output and "seed 3 (this run: 4)" in other.output
     same = CliRunner().invoke(app, args[:-2] + ["--out", str(ckpt)])
@@ -135,3 +151,25 @@ def test_an_empty_file_starts_afresh_and_a_checkpoint_in_use_is_refused(tmp_path
     assert path.read_bytes() == before
     run_tournament(SPECS, games=3, checkpoint=path, **KW)  # the lock went with the other run
     assert len(path.read_text().splitlines()) == 4
+
+
+def test_a_refused_checkpoint_is_not_cut_even_with_a_line_cut_short(tmp_path):
+    path = tmp_path / "run.jsonl"
+    run_tournament(SPECS, games=2, checkpoint=path, **KW)
+    lines = path.read_text().splitlines(keepends=True)
+    bad = lines[0] + lines[1].replace('"deal_seed": ', '"deal_seed": 1', 1) + lines[2][:30]
+    path.write_text(bad)
+    with pytest.raises(ValueError, match="deal_seed"):
+        run_tournament(SPECS, games=2, checkpoint=path, **KW)
+    assert path.read_text() == bad
+
+
+@pytest.mark.parametrize("game, specs, rounds", [("scout", ["random", "greedy", "random"], 1),
+                                                 ("haggis", ["random", "greedy"], None),
+                                                 ("seals", ["random", "greedy"], 1)])
+def test_every_game_resumes_to_the_uninterrupted_result(tmp_path, game, specs, rounds):
+    kw = dict(KW, n_rounds=rounds, game=game)
+    whole = _without_cpu(run_tournament(specs, games=3, **kw))
+    path = tmp_path / "run.jsonl"
+    run_tournament(specs, games=2, checkpoint=path, **kw)
+    assert _without_cpu(run_tournament(specs, games=3, checkpoint=path, **kw)) == whole
