@@ -120,7 +120,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             folder = Path(path).expanduser().resolve().parent
             if not folder.is_dir():
                 raise typer.BadParameter(f"{option} {path!r}: folder {str(folder)!r} does not exist (create it "
-                                         f"first, e.g. mkdir -p {shlex.quote(str(Path(path).parent))})")
+                                         f"first, e.g. mkdir -p {shlex.quote(str(folder if Path(path).is_symlink() else Path(path).parent))})")
             if Path(path).expanduser().is_dir():
                 raise typer.BadParameter(f"{option} {path!r} is a folder; name a file in it")
         if checkpoint and out and Path(checkpoint).expanduser().resolve() == Path(out).expanduser().resolve():
