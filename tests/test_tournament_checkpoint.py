@@ -173,3 +173,13 @@ def test_every_game_resumes_to_the_uninterrupted_result(tmp_path, game, specs, r
     path = tmp_path / "run.jsonl"
     run_tournament(specs, games=2, checkpoint=path, **kw)
     assert _without_cpu(run_tournament(specs, games=3, checkpoint=path, **kw)) == whole
+
+
+def test_worker_processes_write_the_same_checkpoint_and_result(tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    a = _without_cpu(run_tournament(SPECS, games=3, checkpoint=one, **KW))
+    b = _without_cpu(run_tournament(SPECS, games=3, checkpoint=two, **dict(KW, workers=2)))
+    assert a == b
+    deals = lambda p: {json.loads(x)["deal"]: json.loads(x)["records"] for x in p.read_text().splitlines()[1:]}  # noqa: E731
+    strip = lambda d: {k: [{f: v for f, v in r.items() if f not in ("choice_cpu_s", "choices")} for r in rs] for k, rs in d.items()}  # noqa: E731
+    assert strip(deals(one)) == strip(deals(two))  # the same games (the timed choices depend on the process)
