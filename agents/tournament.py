@@ -498,6 +498,8 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
 
 #: ``format`` of a tournament checkpoint's first line (:func:`run_tournament`'s ``checkpoint``).
 CHECKPOINT_FORMAT = "seers-tournament-checkpoint-1"
+#: Seconds between a checkpoint's syncs to disk (``os.fsync``); every line is flushed to the system at once.
+CHECKPOINT_SYNC_S = 5.0
 #: How every deal's line begins (:func:`run_tournament` writes ``{"deal": <d>, "records": [...]}``).
 _DEAL_LINE_START = b'{"deal": '
 #: The settings of a checkpoint's header, as messages name them.
@@ -694,7 +696,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         game: the game played (a name of :data:`seers_env.games.GAMES`); every agent must play it.
         checkpoint: a JSON Lines file that keeps every finished deal, so that a stopped run resumes where
             it stopped: a new file gets a header line (the settings) and then one line per deal as it
-            finishes (flushed to disk); an existing one must be of the same settings (game, specs, seed,
+            finishes (flushed at once, synced to disk every :data:`CHECKPOINT_SYNC_S` seconds and at the
+            end); an existing one must be of the same settings (game, specs, seed,
             rounds, artifact deck; any ``games``: deals beyond this run's are left out), and its deals
             are not played again (:func:`read_checkpoint`). The result equals an uninterrupted run's,
             but for the CPU times, as long as the code and the models the specs name are unchanged.
@@ -759,14 +762,18 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     if progress and sink is not None and resumed:
         print(f"resuming: {resumed} of {games} deals from {os.fspath(checkpoint)}, {len(todo)} to play", flush=True)
 
+    synced = [time.monotonic()]
+
     def keep(deal: int, records: list[dict[str, Any]]) -> None:
         by_deal[deal] = records
         if sink is not None:
             from seers_env.jsonio import dumps
 
             sink.write(dumps({"deal": deal, "records": records}, indent=None) + "\n")
-            sink.flush()
-            os.fsync(sink.fileno())
+            sink.flush()  # a stopped or killed run keeps it; to disk every few seconds (a crash of the machine)
+            if time.monotonic() - synced[0] >= CHECKPOINT_SYNC_S:
+                os.fsync(sink.fileno())
+                synced[0] = time.monotonic()
 
     bar = lines = eta = None
     if progress and is_terminal():
@@ -805,7 +812,10 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         if bar:
             bar.stop()
         if sink is not None:
-            sink.close()
+            try:
+                os.fsync(sink.fileno())
+            finally:
+                sink.close()
     if lines:
         lines.close(len(by_deal))
     records = [r for d in range(games) for r in by_deal[d]]
