@@ -808,6 +808,11 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
                 for fut in as_completed(futures):
                     keep(futures[fut], fut.result())
                     advance()
+    except BaseException:
+        if sink is not None and progress:  # stopped (Ctrl-C) or failed: say what the checkpoint holds
+            print(f"stopped: {len(by_deal)} of {games} deals kept in {os.fspath(checkpoint)}; the same command "
+                  "resumes from it", flush=True)
+        raise
     finally:
         if bar:
             bar.stop()

@@ -20,7 +20,7 @@ def _without_cpu(result) -> dict:
     return d
 
 
-def test_a_stopped_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch):
+def test_a_stopped_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch, capsys):
     whole = _without_cpu(run_tournament(SPECS, games=4, **KW))
     path = tmp_path / "run.jsonl"
     played = []
@@ -34,7 +34,8 @@ def test_a_stopped_run_resumes_to_the_uninterrupted_result(tmp_path, monkeypatch
 
     monkeypatch.setattr(tournament, "play_deal", stop_after_two)
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(SPECS, games=4, checkpoint=path, **KW)
+        run_tournament(SPECS, games=4, checkpoint=path, **dict(KW, progress=True))
+    assert f"stopped: 2 of 4 deals kept in {path}; the same command resumes" in capsys.readouterr().out
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["format"] == CHECKPOINT_FORMAT
     assert [json.loads(x)["deal"] for x in lines[1:]] == [0, 1]
