@@ -496,6 +496,11 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
     return "\n".join(lines)
 
 
+class CheckpointError(ValueError):
+    """A tournament checkpoint that cannot be used: of other settings, damaged, not a checkpoint, in use by
+    another run, or asked for with Agent instances (:func:`run_tournament`, :func:`read_checkpoint`)."""
+
+
 #: ``format`` of a tournament checkpoint's first line (:func:`run_tournament`'s ``checkpoint``).
 CHECKPOINT_FORMAT = "seers-tournament-checkpoint-1"
 #: Seconds between a checkpoint's syncs to disk (``os.fsync``); every line is flushed to the system at once.
@@ -528,10 +533,10 @@ def _int_list(x: Any, length: int, lo: int, hi: int) -> bool:
 def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_rounds: int | None,
                         where: str) -> list[dict[str, Any]]:
     """The records of one checkpointed deal, checked against the run as :func:`play_deal` writes them
-    (integers where it writes integers, booleans refused; ValueError naming ``where`` and the field)."""
+    (integers where it writes integers, booleans refused; CheckpointError naming ``where`` and the field)."""
     def need(ok: bool, what: str) -> None:
         if not ok:
-            raise ValueError(f"{where}: {what}")
+            raise CheckpointError(f"{where}: {what}")
 
     big = _MAX_CHECKPOINT_SCORE
     need(isinstance(records, list) and len(records) == n, f"records must be a list of {n} games (one per rotation)")
@@ -565,7 +570,7 @@ def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_round
 def _lock_checkpoint(path: str | os.PathLike):
     """``path`` opened for appending (created if missing) and locked for this run (``fcntl.flock``, where
     the platform has it), so that a second run on it, or one resuming from it meanwhile, is refused
-    instead of cutting or doubling its lines (ValueError)."""
+    instead of cutting or doubling its lines (:class:`CheckpointError`)."""
     sink = open(path, "a", encoding="utf-8")
     try:
         import fcntl
@@ -575,7 +580,7 @@ def _lock_checkpoint(path: str | os.PathLike):
         fcntl.flock(sink.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         sink.close()
-        raise ValueError(f"checkpoint {os.fspath(path)!r} is in use by another running tournament; wait for "
+        raise CheckpointError(f"checkpoint {os.fspath(path)!r} is in use by another running tournament; wait for "
                          "it to end, or name another file") from None
     return sink
 
@@ -595,8 +600,8 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
         deal -> its game records (one per rotation, as :func:`play_deal` returns them).
 
     Raises:
-        ValueError: not a checkpoint, one of another run (the message names the settings that differ), or
-            a damaged line (named by its number).
+        CheckpointError: (a ValueError) not a checkpoint, one of another run (the message names the
+            settings that differ), or a damaged line (named by its number).
     """
     from seers_env.jsonio import dumps, loads_strict
 
@@ -616,7 +621,7 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
             else:
                 cut_short = lines[-1]
     if not complete:
-        raise ValueError(f"{name!r} is not a tournament checkpoint (it holds no complete line); delete it or "
+        raise CheckpointError(f"{name!r} is not a tournament checkpoint (it holds no complete line); delete it or "
                          "name another file")
     parsed = []
     for i, line in enumerate(complete, start=1):
@@ -624,20 +629,20 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
             parsed.append(loads_strict(line.decode("utf-8")))
         except (UnicodeDecodeError, ValueError, RecursionError) as err:
             if i == 1:
-                raise ValueError(f"{name!r} is not a tournament checkpoint (its first line is not JSON "
+                raise CheckpointError(f"{name!r} is not a tournament checkpoint (its first line is not JSON "
                                  f"Lines: {type(err).__name__})") from None
-            raise ValueError(f"checkpoint {name!r} line {i} is not readable JSON ({type(err).__name__}: "
+            raise CheckpointError(f"checkpoint {name!r} line {i} is not readable JSON ({type(err).__name__}: "
                              f"{str(err)[:200]})") from None
     head = parsed[0]
     if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{name!r} is not a tournament checkpoint (its first line has no format "
+        raise CheckpointError(f"{name!r} is not a tournament checkpoint (its first line has no format "
                          f"{CHECKPOINT_FORMAT!r})")
     if set(head) != set(header):
-        raise ValueError(f"checkpoint {name!r} line 1 must have exactly the keys {sorted(header)}")
+        raise CheckpointError(f"checkpoint {name!r} line 1 must have exactly the keys {sorted(header)}")
     differ = [f"{_SETTING_NAMES[k]} {head[k]!r} (this run: {v!r})" for k, v in header.items()
               if dumps(head[k], indent=None) != dumps(v, indent=None)]  # as JSON: 1 is neither 1.0 nor true
     if differ:
-        raise ValueError(f"checkpoint {name!r} is of another tournament: " + "; ".join(differ)
+        raise CheckpointError(f"checkpoint {name!r} is of another tournament: " + "; ".join(differ)
                          + "; resume with the same settings, or name another file")
     n = len(header["specs"])
     done: dict[int, list] = {}
@@ -645,10 +650,10 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
     for i, entry in enumerate(parsed[1:], start=2):
         where = f"checkpoint {name!r} line {i}"
         if not (isinstance(entry, dict) and set(entry) == {"deal", "records"} and _is_int(entry["deal"])):
-            raise ValueError(f"{where}: expected {{'deal': <integer >= 0>, 'records': [...]}}")
+            raise CheckpointError(f"{where}: expected {{'deal': <integer >= 0>, 'records': [...]}}")
         deal = entry["deal"]
         if deal in seen:
-            raise ValueError(f"{where}: deal {deal} is there twice")
+            raise CheckpointError(f"{where}: deal {deal} is there twice")
         seen.add(deal)
         if deal < len(seeds):
             done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, header["n_rounds"], where)
@@ -707,8 +712,8 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
         A :class:`TournamentResult`.
 
     Raises:
-        ValueError: bad specs, player count, games or workers, or a checkpoint of other settings or
-            damaged (nothing is run).
+        ValueError: bad specs, player count, games or workers; :class:`CheckpointError` (a ValueError)
+            for a checkpoint of other settings, damaged or in use (nothing is run).
         OSError: the checkpoint cannot be read or written.
     """
     specs = [s.strip() if isinstance(s, str) else s for s in specs]
@@ -743,7 +748,7 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     sink = None
     if checkpoint is not None:
         if not all(isinstance(s, str) for s in specs):
-            raise ValueError("a checkpoint needs agent spec strings (an Agent instance cannot be written down)")
+            raise CheckpointError("a checkpoint needs agent spec strings (an Agent instance cannot be written down)")
         header = _checkpoint_header(specs, seed, n_rounds, artifact_deck, game)
         sink = _lock_checkpoint(checkpoint)
         try:
@@ -762,18 +767,19 @@ def run_tournament(specs: list[str], games: int, n_players: int | None = None, s
     if progress and sink is not None and resumed:
         print(f"resuming: {resumed} of {games} deals from {os.fspath(checkpoint)}, {len(todo)} to play", flush=True)
 
-    synced = [time.monotonic()]
+    synced = time.monotonic()
 
     def keep(deal: int, records: list[dict[str, Any]]) -> None:
+        nonlocal synced
         by_deal[deal] = records
         if sink is not None:
             from seers_env.jsonio import dumps
 
             sink.write(dumps({"deal": deal, "records": records}, indent=None) + "\n")
             sink.flush()  # a stopped or killed run keeps it; to disk every few seconds (a crash of the machine)
-            if time.monotonic() - synced[0] >= CHECKPOINT_SYNC_S:
+            if time.monotonic() - synced >= CHECKPOINT_SYNC_S:
                 os.fsync(sink.fileno())
-                synced[0] = time.monotonic()
+                synced = time.monotonic()
 
     bar = lines = eta = None
     if progress and is_terminal():

@@ -114,13 +114,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         import shlex
         from pathlib import Path
 
+        from agents.tournament import CheckpointError
+
         for option, path in (("--out", out), ("--checkpoint", checkpoint)):
             if not path:
                 continue
             folder = Path(path).expanduser().resolve().parent
             if not folder.is_dir():
+                to_make = folder if Path(path).is_symlink() else Path(path).parent  # a link: its target's folder
                 raise typer.BadParameter(f"{option} {path!r}: folder {str(folder)!r} does not exist (create it "
-                                         f"first, e.g. mkdir -p {shlex.quote(str(folder if Path(path).is_symlink() else Path(path).parent))})")
+                                         f"first, e.g. mkdir -p {shlex.quote(str(to_make))})")
             if Path(path).expanduser().is_dir():
                 raise typer.BadParameter(f"{option} {path!r} is a folder; name a file in it")
         if checkpoint and out and Path(checkpoint).expanduser().resolve() == Path(out).expanduser().resolve():
@@ -133,9 +136,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             if not checkpoint:
                 raise
             raise typer.BadParameter(f"{checkpoint!r}: {err.strerror or err}", param_hint="--checkpoint") from None
+        except CheckpointError as err:
+            raise typer.BadParameter(str(err), param_hint="--checkpoint") from None
         except ValueError as err:
-            if checkpoint and "checkpoint" in str(err):
-                raise typer.BadParameter(str(err), param_hint="--checkpoint") from None
             from .errors import option_error
 
             raise option_error(err, {"games": "--games", "workers": "--workers", "seed": "--seed",
