@@ -146,10 +146,13 @@ class ProgressLines:
         elapsed = self.clock() - self.start
         rate = self.rate(done)
         pct = 100.0 * done / self.total
-        unit_rate = f"{self.unit}/s" + (f" ({self.rate_note})" if self.rate_note else "")
+        if self.start_done and done <= self.start_done:  # a resumed run with nothing new: no rate
+            rate_text = f"{self.start_done:,} resumed"
+        else:
+            rate_text = (f"{rate:,.{2 if rate < 1 else 1}f} {self.unit}/s"
+                         + (f" ({self.rate_note})" if self.rate_note else ""))
         text = (f"{self.label + ': ' if self.label else ''}{done:,}/{self.total:,} {self.unit} ({pct:.0f}%), "
-                f"{rate:,.{2 if rate < 1 else 1}f} {unit_rate}, elapsed {format_duration(elapsed)}, "
-                f"ETA {self.eta.text(done, self.paused)}")
+                f"{rate_text}, elapsed {format_duration(elapsed)}, ETA {self.eta.text(done, self.paused)}")
         return text + (f"; {note}" if note else "")
 
     def update(self, done: int, note: str = "") -> bool:

@@ -34,6 +34,19 @@ def test_lines_at_a_steady_rhythm_with_rate_and_eta():
     assert len(out) == 3
 
 
+def test_a_resumed_run_counts_only_new_units_in_its_rate():
+    clock, out = FakeClock(), []
+    p = ProgressLines(100, "deals", label="tournament", every_s=10, echo=out.append, clock=clock, start_done=40)
+    clock.t += 10
+    assert p.update(60)
+    assert "60/100 deals (60%), 2.0 deals/s" in out[-1]  # 20 new deals in 10 s, not 60
+    whole = ProgressLines(40, "deals", label="tournament", echo=out.append, clock=clock, start_done=40)
+    clock.t += 1
+    whole.close(40)  # every deal resumed: no rate of 0.00 deals/s
+    assert out[-1].startswith("tournament: 40/40 deals (100%), 40 resumed, elapsed 0:01")
+    assert "deals/s" not in out[-1]
+
+
 def test_no_eta_until_a_rate_is_known_and_start_up_time_is_not_in_it():
     """A slow start (workers starting, numba compiling) before the first unit done does not make the
     ETA read hours: no ETA until min_s seconds and min_units units past the first unit, then the rate
