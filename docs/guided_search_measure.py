@@ -100,7 +100,7 @@ def main() -> None:
     args = ap.parse_args()
     entries = [search_agent(s, args.oracle) for s in args.search] + [s.strip() for s in args.others.split(",") if s.strip()]
     result = run_tournament(entries, args.games, seed=args.seed, workers=args.workers, n_rounds=args.rounds,
-                            progress=False)
+                            progress=True)
     paired = paired_differences(result, args.baseline) if args.baseline else None
     print_table(result, wide=False, paired=paired)
     print(decision_time_line(result))

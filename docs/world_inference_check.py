@@ -8,6 +8,14 @@ about 15% of the positions: the share of 3 samples per position in which a play 
 (``ISMCTSAgent._consistent``). At 4 players, at 30% of the positions with a choice of 12 deals: the
 effective size of a pool of 64 samples weighted by the shipped model's likelihood (``floor`` 0 and 0.1)
 and its CPU time.
+
+With ``--truth-games N`` it also plays N 4-player rounds of the shipped learned agent (deals ``seed +
+900``, ...) and, at each of seat 0's decisions with a choice, draws a pool of ``--pool`` samples and
+reports the share of the other seats' unseen suited cards that a sample puts in the hand that really
+holds them: the uniform mean over the pool (what plain ISMCTS searches) and the mean weighted by the
+policy's likelihood (``worlds=...,inference=policy``) at temperature 3, floor 0.1 and at temperature 1,
+floor 0. The paired gain (weighted minus uniform) with its 95% interval says how much the weights move
+the samples toward the real deal.
 """
 
 from __future__ import annotations
@@ -29,7 +37,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--truth-games", type=int, default=0,
+                    help="rounds of learned play for the correct-hand measurement (0: skip it)")
+    ap.add_argument("--pool", type=int, default=32, help="samples per pool in that measurement")
     args = ap.parse_args()
+    if args.truth_games:
+        truth_check(args.truth_games, args.pool, args.seed)
+        return
     rng = np.random.default_rng(args.seed)
     print("players  samples  contradicting  share")
     for n in (2, 3, 4, 5):
@@ -77,6 +91,69 @@ def main() -> None:
     for floor, values in ess.items():
         q = np.quantile(values, [0.1, 0.5, 0.9])
         print(f"  floor {floor}: effective worlds 10%/50%/90% {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}")
+
+
+def _correct_share(world, real, seats: list[int]) -> float:
+    """Share of the hidden suited cards in ``seats``' real hands that ``world`` puts in the same hands."""
+    from collections import Counter
+
+    from seers_env.engine.cards import WILD
+
+    right = total = 0
+    for s in seats:
+        known = Counter(real.known[s])  # taken publicly (the Rod): not hidden
+        truth = Counter(c for c in real.hands[s] if c < WILD) - known
+        sampled = Counter(c for c in world.hands[s] if c < WILD) - known
+        right += sum((truth & sampled).values())
+        total += sum(truth.values())
+    return right / total if total else 1.0
+
+
+def truth_check(games: int, pool_size: int, seed: int) -> None:
+    """Print the uniform and policy-weighted correct-hand shares (see the module docstring)."""
+    from seers_env.game import Game, GameConfig
+    from seers_env.view import SeatView
+    from train.guided_search import NetworkGuide
+    from train.scoring_policy import LearnedAgent
+
+    rng = np.random.default_rng(seed)
+    learned = LearnedAgent(None, seed=seed)
+    settings = {"T=3, floor 0.1": (3.0, 0.1), "T=1, floor 0": (1.0, 0.0)}
+    guides: dict[str, NetworkGuide] = {}
+    uniform: list[float] = []
+    gains: dict[str, list[float]] = {k: [] for k in settings}
+    ess: dict[str, list[float]] = {k: [] for k in settings}
+    for d in range(games):
+        g = Game(GameConfig(n_players=4, n_rounds=1), seed=seed + 900 + d)
+        while not g.game_over:
+            view = SeatView(g, g.current)
+            if g.current == 0 and len(view.legal_plays()) > 1:
+                if not guides:
+                    learned.act(view)
+                    guides = {k: NetworkGuide(learned.net, temperature=t, floor=f)
+                              for k, (t, f) in settings.items()}
+                det = view.determinizer()
+                pool = [det.sample(rng) for _ in range(pool_size)]
+                share = np.array([_correct_share(w, g, det.others) for w in pool])
+                uniform.append(float(share.mean()))
+                for key, guide in guides.items():
+                    log_w = np.array([guide.world_log_likelihood(det, w) for w in pool])
+                    finite = np.isfinite(log_w)
+                    w = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0) if finite.any() \
+                        else np.ones(len(pool))
+                    w /= w.sum()
+                    gains[key].append(float(w @ share) - uniform[-1])
+                    ess[key].append(float(1.0 / np.sum(w ** 2)))
+            g.apply(learned.act(view))
+    n = len(uniform)
+    print(f"4 players, {games} rounds of learned play, {n} decisions of seat 0 with a choice, "
+          f"pools of {pool_size}:")
+    print(f"  uniform samples: {np.mean(uniform):.3f} of the unseen suited cards in the right hand")
+    for key in settings:
+        x = np.array(gains[key])
+        half = 1.96 * x.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+        print(f"  weighted, {key}: gain {x.mean():+.3f} [{x.mean() - half:+.3f}, {x.mean() + half:+.3f}], "
+              f"effective worlds {np.median(ess[key]):.1f} (median)")
 
 
 if __name__ == "__main__":
