@@ -249,6 +249,25 @@ def test_spec_builds_the_agent_with_its_budget(search_spec, tmp_path):
     save_policy(*_untrained(4), path)
     assert make_agent(f"learned+search:5:{path}").learned.path == str(path)
     assert "learned+search:<iterations>" in agent_specs.VALID_SPECS
+    weighted = make_agent(f"learned+search:5:worlds=8:{path}")
+    assert (weighted.worlds, weighted.inference, weighted.learned.path) == (8, "policy", str(path))
+    assert make_agent("learned+search:5").worlds == 0
+
+
+def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
+    """``worlds=<M>``: the pool is drawn and weighted at a decision (its effective size is recorded)."""
+    from seers_env.game import Game, GameConfig
+    from seers_env.view import SeatView
+
+    agent = make_agent("learned+search:4:worlds=6", seed=3)
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=11)
+    heuristic = make_agent("heuristic", seed=0)
+    while game.current != 0 or len(SeatView(game, 0).legal_plays()) < 2 or len(game.events) < 6:
+        game.apply(heuristic.act(SeatView(game, game.current)))
+    view = SeatView(game, 0)
+    play = agent.act(view)
+    assert play.identity() in {q.identity() for q in view.legal_plays()}
+    assert 1.0 <= agent.last_effective_worlds <= 6.0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -262,6 +281,12 @@ def test_spec_builds_the_agent_with_its_budget(search_spec, tmp_path):
     ("learned+search:-1s", "bad search budget '-1s'"),
     ("learned+search:infs", "bad search budget 'infs'"),
     ("learned+search:5:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
+    ("learned+search:5:worlds=0", "bad worlds '0'"),
+    ("learned+search:5:worlds=", "bad worlds ''"),
+    ("learned+search:5:worlds=-3", "bad worlds '-3'"),
+    ("learned+search:5:worlds=2.5", "bad worlds '2.5'"),
+    ("learned+search:5:worlds=100000", "bad worlds '100000'"),
+    ("learned+search:5:worlds=8:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):
     with pytest.raises(ValueError, match=message) as err:
@@ -276,3 +301,8 @@ def test_spec_refuses_games_without_a_learner(search_spec, monkeypatch):
     assert "seers_catalog" in games.GAMES
     with pytest.raises(ValueError, match="plays seers_catalog, scout, seals and haggis, not 'chess'"):
         make_agent("learned+search:5", game="chess")
+
+
+def test_spec_worlds_option_is_seers_catalog_only(search_spec):
+    with pytest.raises(ValueError, match="only Seers Catalog's determinizer"):
+        make_agent("learned+search:5:worlds=8", game="scout")

@@ -72,16 +72,36 @@ def rllib_agent(arg: str | None, seed: int | None = None, game: str = "seers_cat
                          f"pip install -e '.[distributed]'") from None
 
 
-def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
-    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:<model.pt>`` after the budget:
-    ISMCTS guided by the play-scoring model (:class:`train.guided_search.GuidedSearchAgent`; the shipped
-    model of the table when no file is named), for every game the ``learned`` spec plays.
+#: The largest ``worlds=<M>`` the ``learned+search`` spec accepts (each world costs one replay of the round).
+MAX_SPEC_WORLDS = 1024
+
+
+def _spec_worlds(spec: str, option: str) -> int:
+    """``M`` of a spec's ``worlds=<M>`` option.
 
     Raises:
-        ValueError: no budget or a bad one (the message gives the forms), no such file, a game the learner
-            does not serve, or a model of another game.
+        ValueError: ``M`` is not an integer from 1 to :data:`MAX_SPEC_WORLDS`.
     """
-    budget, _, path = (arg or "").partition(":")
+    text = option.partition("=")[2].strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SPEC_WORLDS:
+        raise ValueError(f"bad worlds {text!r} in agent spec {spec!r}: an integer from 1 to {MAX_SPEC_WORLDS} "
+                         f"(sampled worlds per decision), e.g. learned+search:150:worlds=64")
+    return int(text)
+
+
+def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
+    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:worlds=<M>`` and then
+    ``:<model.pt>`` after the budget: ISMCTS guided by the play-scoring model
+    (:class:`train.guided_search.GuidedSearchAgent`; the shipped model of the table when no file is
+    named), for every game the ``learned`` spec plays. ``worlds=<M>`` (1 to :data:`MAX_SPEC_WORLDS`)
+    searches a pool of ``M`` sampled worlds per decision weighted by the policy's likelihood of the
+    round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``).
+
+    Raises:
+        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, no such file,
+            a game the learner does not serve, or a model of another game.
+    """
+    budget, _, rest = (arg or "").partition(":")
     spec = "learned+search" + (f":{arg}" if arg else "")
     if game not in LEARNED_GAMES:
         raise ValueError(f"agent spec {spec!r} plays {', '.join(LEARNED_GAMES[:-1])} and {LEARNED_GAMES[-1]}, "
@@ -89,6 +109,14 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     from .guided_search import GuidedSearchAgent, parse_budget
 
     kwargs = parse_budget(spec, budget)
+    option, _, after = rest.partition(":")
+    path = rest
+    if option.startswith("worlds="):
+        kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
+        path = after
+        if game != "seers_catalog":
+            raise ValueError(f"agent spec {spec!r}: worlds= weighs worlds by replaying the round, which only "
+                             f"Seers Catalog's determinizer does; use learned+search:{budget} for {game!r}")
     try:
         return GuidedSearchAgent(model=path or None, seed=seed, game=game, **kwargs)
     except FileNotFoundError as err:
