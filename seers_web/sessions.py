@@ -196,7 +196,8 @@ def check_spec(spec: Any, limits: Limits, where: str = "agents", game: str = DEF
     spec_names = tuple(s.partition(":")[0] for s in VALID_SPECS)  # PAGE_SPECS and BUDGETED_SPECS among them
     if colon and name in spec_names and (name not in BUDGETED_SPECS or ":" in arg):
         raise WebError(f"{where}: agent spec {spec!r} is not allowed from the page: the server reads no file "
-                       f"path sent by a client; start it with `seers serve --agent {spec}` to offer this agent")
+                       f"path sent by a client and takes no option after a budget; start it with "
+                       f"`seers serve --agent {spec}` to offer this agent")
     if name not in PAGE_SPECS + BUDGETED_SPECS or (name == "learned+search" and not shipped_learned_available(game)):
         raise WebError(f"{where}: unknown agent spec {spec!r}; the page may use {page_specs_text(limits, game)}")
     examples = (f"{name}:{min(200, limits.max_ismcts_iterations)} (iterations) or "

@@ -286,6 +286,7 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     ("learned+search:5:worlds=-3", "bad worlds '-3'"),
     ("learned+search:5:worlds=2.5", "bad worlds '2.5'"),
     ("learned+search:5:worlds=100000", "bad worlds '100000'"),
+    ("learned+search:5:worlds=\u00b2", "bad worlds '\u00b2'"),
     ("learned+search:5:worlds=8:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):

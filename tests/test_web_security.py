@@ -214,6 +214,7 @@ def test_serve_passes_allow_origin_and_a_short_graceful_shutdown(monkeypatch):
     ("learned+search:2s", "at most 1s per move"),
     ("learned+search:nans", "malformed search budget"),
     ("learned+search:10:/etc/passwd", "reads no file path"),
+    ("learned+search:10:worlds=1024", "takes no option after a budget"),
     ("learned+search:../model.pt", "malformed search budget"),
     ("learned+search", "needs a budget per move"),
     ("learned:5", "reads no file path"),

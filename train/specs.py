@@ -7,6 +7,8 @@ Each factory is ``factory(arg, seed=..., game=...) -> Agent``; ``arg`` is the te
 
 from __future__ import annotations
 
+import re
+
 from agents.base import Agent
 
 
@@ -83,7 +85,7 @@ def _spec_worlds(spec: str, option: str) -> int:
         ValueError: ``M`` is not an integer from 1 to :data:`MAX_SPEC_WORLDS`.
     """
     text = option.partition("=")[2].strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SPEC_WORLDS:
+    if not re.fullmatch(r"[0-9]{1,5}", text) or not 1 <= int(text) <= MAX_SPEC_WORLDS:
         raise ValueError(f"bad worlds {text!r} in agent spec {spec!r}: an integer from 1 to {MAX_SPEC_WORLDS} "
                          f"(sampled worlds per decision), e.g. learned+search:150:worlds=64")
     return int(text)
