@@ -5,6 +5,7 @@ copy, guided choices legal and seeded, priors and values equal to the network's,
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -252,6 +253,7 @@ def test_spec_builds_the_agent_with_its_budget(search_spec, tmp_path):
     weighted = make_agent(f"learned+search:5:worlds=8:{path}")
     assert (weighted.worlds, weighted.inference, weighted.learned.path) == (8, "policy", str(path))
     assert make_agent("learned+search:5").worlds == 0
+    assert make_agent("learned+search:5: Worlds =000008").worlds == 8
 
 
 def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
@@ -287,6 +289,8 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     ("learned+search:5:worlds=2.5", "bad worlds '2.5'"),
     ("learned+search:5:worlds=100000", "bad worlds '100000'"),
     ("learned+search:5:worlds=\u00b2", "bad worlds '\u00b2'"),
+    ("learned+search:5:inference=rules", "unknown option 'inference=rules'"),
+    ("learned+search:5:worlds=8:worlds=9", "repeated option 'worlds=9'"),
     ("learned+search:5:worlds=8:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):
@@ -307,3 +311,5 @@ def test_spec_refuses_games_without_a_learner(search_spec, monkeypatch):
 def test_spec_worlds_option_is_seers_catalog_only(search_spec):
     with pytest.raises(ValueError, match="only Seers Catalog's determinizer"):
         make_agent("learned+search:5:worlds=8", game="scout")
+    with pytest.raises(ValueError, match=re.escape("use learned+search:5:m.pt for 'scout'")):
+        make_agent("learned+search:5:worlds=8:m.pt", game="scout")

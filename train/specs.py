@@ -7,6 +7,7 @@ Each factory is ``factory(arg, seed=..., game=...) -> Agent``; ``arg`` is the te
 
 from __future__ import annotations
 
+import os
 import re
 
 from agents.base import Agent
@@ -74,6 +75,8 @@ def rllib_agent(arg: str | None, seed: int | None = None, game: str = "seers_cat
                          f"pip install -e '.[distributed]'") from None
 
 
+#: ``name=value`` at the start of a spec's text after the budget: an option, not a model path.
+_SPEC_OPTION = re.compile(r"^\s*[A-Za-z_]+\s*=")
 #: The largest ``worlds=<M>`` the ``learned+search`` spec accepts (each world costs one replay of the round).
 MAX_SPEC_WORLDS = 1024
 
@@ -85,7 +88,7 @@ def _spec_worlds(spec: str, option: str) -> int:
         ValueError: ``M`` is not an integer from 1 to :data:`MAX_SPEC_WORLDS`.
     """
     text = option.partition("=")[2].strip()
-    if not re.fullmatch(r"[0-9]{1,5}", text) or not 1 <= int(text) <= MAX_SPEC_WORLDS:
+    if not re.fullmatch(r"[0-9]{1,12}", text) or not 1 <= int(text) <= MAX_SPEC_WORLDS:
         raise ValueError(f"bad worlds {text!r} in agent spec {spec!r}: an integer from 1 to {MAX_SPEC_WORLDS} "
                          f"(sampled worlds per decision), e.g. learned+search:150:worlds=64")
     return int(text)
@@ -100,8 +103,9 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``).
 
     Raises:
-        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, no such file,
-            a game the learner does not serve, or a model of another game.
+        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, an unknown or
+            repeated ``name=value`` option, no such file, a game the learner does not serve, or a model
+            of another game.
     """
     budget, _, rest = (arg or "").partition(":")
     spec = "learned+search" + (f":{arg}" if arg else "")
@@ -111,14 +115,19 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     from .guided_search import GuidedSearchAgent, parse_budget
 
     kwargs = parse_budget(spec, budget)
-    option, _, after = rest.partition(":")
     path = rest
-    if option.startswith("worlds="):
+    while _SPEC_OPTION.match(path) and not os.path.exists(path):  # name=value before the model path
+        option, _, path = path.partition(":")
+        name = option.partition("=")[0].strip()
+        if name.lower() != "worlds" or "worlds" in kwargs:
+            raise ValueError(f"{'repeated' if name.lower() == 'worlds' else 'unknown'} option {option!r} in "
+                             f"agent spec {spec!r}: the one option after the budget is worlds=<M>, then "
+                             f"optionally the model path, e.g. learned+search:150:worlds=64")
         kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
-        path = after
-        if game != "seers_catalog":
-            raise ValueError(f"agent spec {spec!r}: worlds= weighs worlds by replaying the round, which only "
-                             f"Seers Catalog's determinizer does; use learned+search:{budget} for {game!r}")
+    if "worlds" in kwargs and game != "seers_catalog":
+        plain = f"learned+search:{budget}" + (f":{path}" if path else "")
+        raise ValueError(f"agent spec {spec!r}: worlds= weighs worlds by replaying the round, which only "
+                         f"Seers Catalog's determinizer does; use {plain} for {game!r}")
     try:
         return GuidedSearchAgent(model=path or None, seed=seed, game=game, **kwargs)
     except FileNotFoundError as err:
