@@ -85,6 +85,18 @@ class _Node:
         self.avail = 0
 
 
+def pool_weights(log_weights: np.ndarray) -> np.ndarray:
+    """Normalised weights (float64 ``(M,)``, summing to 1) of a pool of worlds from their log weights
+    (float ``(M,)``; ``-inf`` for an impossible world): ``exp(log_w - max)`` over the finite ones, 0 for the
+    rest; uniform when no world is possible (importance resampling, Buro et al., IJCAI 2009)."""
+    log_w = np.asarray(log_weights, dtype=np.float64)
+    finite = np.isfinite(log_w)
+    if not finite.any():
+        return np.full(len(log_w), 1.0 / len(log_w))
+    weights = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0)
+    return weights / weights.sum()
+
+
 class ISMCTSAgent(Agent):
     """SO-ISMCTS agent, plain or guided (module docstring).
 
@@ -294,12 +306,7 @@ class ISMCTSAgent(Agent):
             log_w = np.array([self.guide.world_log_likelihood(sampler, w) for w in pool], dtype=np.float64)
         else:
             log_w = np.array([self._consistent(sampler, w) for w in pool], dtype=np.float64)
-        finite = np.isfinite(log_w)
-        if not finite.any():
-            weights = np.full(len(pool), 1.0 / len(pool))
-        else:
-            weights = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0)
-            weights /= weights.sum()
+        weights = pool_weights(log_w)
         self.last_effective_worlds = float(1.0 / np.sum(weights ** 2))
         return pool, weights
 

@@ -14,13 +14,14 @@ With ``--truth-games N`` it also plays N 4-player rounds of the shipped learned 
 reports the share of the other seats' unseen suited cards that a sample puts in the hand that really
 holds them: the uniform mean over the pool (what plain ISMCTS searches) and the mean weighted by the
 policy's likelihood (``worlds=...,inference=policy``) at temperature 3, floor 0.1 and at temperature 1,
-floor 0. The paired gain (weighted minus uniform) with its 95% interval says how much the weights move
+floor 0. The paired gain (weighted minus uniform) with its Student-t 95% interval says how much the weights move
 the samples toward the real deal.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 import numpy as np
@@ -28,7 +29,7 @@ import numpy as np
 
 def main() -> None:
     from agents.heuristic import HeuristicAgent
-    from agents.ismcts import ISMCTSAgent
+    from agents.ismcts import ISMCTSAgent, pool_weights
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
     from train.guided_search import NetworkGuide
@@ -80,11 +81,8 @@ def main() -> None:
                     start = time.process_time()
                     log_w = np.array([guide.world_log_likelihood(det, w) for w in pool])
                     cpu.append(time.process_time() - start)
-                    finite = np.isfinite(log_w)
-                    if finite.any():
-                        w = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0)
-                        w /= w.sum()
-                        ess[floor].append(1.0 / np.sum(w ** 2))
+                    if np.isfinite(log_w).any():
+                        ess[floor].append(1.0 / np.sum(pool_weights(log_w) ** 2))
             g.apply(heuristic.act(view))
     print(f"\n4 players, pools of 64 samples at {len(ess[0.0])} decisions, "
           f"{1000 * np.median(cpu):.0f} ms of CPU per pool (median):")
@@ -111,6 +109,8 @@ def _correct_share(world, real, seats: list[int]) -> float:
 
 def truth_check(games: int, pool_size: int, seed: int) -> None:
     """Print the uniform and policy-weighted correct-hand shares (see the module docstring)."""
+    from agents.ismcts import pool_weights
+    from agents.tournament import difference_stats
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
     from train.guided_search import NetworkGuide
@@ -137,11 +137,7 @@ def truth_check(games: int, pool_size: int, seed: int) -> None:
                 share = np.array([_correct_share(w, g, det.others) for w in pool])
                 uniform.append(float(share.mean()))
                 for key, guide in guides.items():
-                    log_w = np.array([guide.world_log_likelihood(det, w) for w in pool])
-                    finite = np.isfinite(log_w)
-                    w = np.where(finite, np.exp(log_w - log_w[finite].max()), 0.0) if finite.any() \
-                        else np.ones(len(pool))
-                    w /= w.sum()
+                    w = pool_weights(np.array([guide.world_log_likelihood(det, world) for world in pool]))
                     gains[key].append(float(w @ share) - uniform[-1])
                     ess[key].append(float(1.0 / np.sum(w ** 2)))
             g.apply(learned.act(view))
@@ -150,9 +146,9 @@ def truth_check(games: int, pool_size: int, seed: int) -> None:
           f"pools of {pool_size}:")
     print(f"  uniform samples: {np.mean(uniform):.3f} of the unseen suited cards in the right hand")
     for key in settings:
-        x = np.array(gains[key])
-        half = 1.96 * x.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-        print(f"  weighted, {key}: gain {x.mean():+.3f} [{x.mean() - half:+.3f}, {x.mean() + half:+.3f}], "
+        gain = difference_stats(np.array(gains[key]))
+        low, high = gain["ci"] or (math.nan, math.nan)
+        print(f"  weighted, {key}: gain {gain['mean_diff']:+.3f} [{low:+.3f}, {high:+.3f}], "
               f"effective worlds {np.median(ess[key]):.1f} (median)")
 
 

@@ -179,3 +179,12 @@ def test_search_over_weighted_worlds_plays_legal_seeded_choices(inference):
         assert play in view.legal_plays() and b.act(view) == play
         assert game.to_dict() == before
         assert 0 < a.last_effective_worlds <= 12 and a.last_iterations == 24
+
+
+def test_pool_weights_normalise_and_drop_impossible_worlds():
+    from agents.ismcts import pool_weights
+
+    weights = pool_weights(np.array([0.0, -np.inf, np.log(3.0)]))
+    assert weights.dtype == np.float64 and np.allclose(weights, [0.25, 0.0, 0.75])
+    assert np.allclose(pool_weights(np.full(4, -np.inf)), 0.25)
+    assert np.allclose(pool_weights(np.array([-1000.0, -1000.0])), 0.5)  # no underflow to 0/0
