@@ -41,9 +41,12 @@ def main() -> None:
     ap.add_argument("--truth-games", type=int, default=0,
                     help="rounds of learned play for the correct-hand measurement (0: skip it)")
     ap.add_argument("--pool", type=int, default=32, help="samples per pool in that measurement")
+    ap.add_argument("--truth-agents", default="learned",
+                    help="agent spec (or 4 comma-separated, one per seat) that plays those rounds; seat 0's "
+                         "decisions are measured, e.g. ismcts:150 (default: learned)")
     args = ap.parse_args()
     if args.truth_games:
-        truth_check(args.truth_games, args.pool, args.seed)
+        truth_check(args.truth_games, args.pool, args.seed, args.truth_agents)
         return
     rng = np.random.default_rng(args.seed)
     print("players  samples  contradicting  share")
@@ -107,9 +110,14 @@ def _correct_share(world, real, seats: list[int]) -> float:
     return right / total if total else 1.0
 
 
-def truth_check(games: int, pool_size: int, seed: int) -> None:
-    """Print the uniform and policy-weighted correct-hand shares (see the module docstring)."""
+def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") -> None:
+    """Print the uniform and policy-weighted correct-hand shares (see the module docstring).
+
+    ``agents``: one spec for every seat, or 4 comma-separated (``agents.specs.make_agent``) that play the
+    rounds; the likelihood always models the other seats as the shipped network.
+    """
     from agents.ismcts import pool_weights
+    from agents.specs import make_agent
     from agents.tournament import difference_stats
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
@@ -118,7 +126,15 @@ def truth_check(games: int, pool_size: int, seed: int) -> None:
 
     rng = np.random.default_rng(seed)
     learned = LearnedAgent(None, seed=seed)
-    settings = {"T=3, floor 0.1": (3.0, 0.1), "T=1, floor 0": (1.0, 0.0)}
+    specs = agents.split(",")
+    if len(specs) == 1:
+        specs = specs * 4
+    if len(specs) != 4:
+        raise SystemExit(f"--truth-agents {agents!r}: give one spec or 4 (one per seat)")
+    players = [make_agent(s.strip(), seed=seed + i) for i, s in enumerate(specs)]
+    settings = {"T=3, floor 0.1": (3.0, 0.1), "T=1, floor 0": (1.0, 0.0),
+                "T=3, floor 0.1, mixture": (3.0, 0.1, "mixture"),
+                "T=1, floor 0.1, mixture": (1.0, 0.1, "mixture")}
     guides: dict[str, NetworkGuide] = {}
     uniform: list[float] = []
     gains: dict[str, list[float]] = {k: [] for k in settings}
@@ -130,8 +146,9 @@ def truth_check(games: int, pool_size: int, seed: int) -> None:
             if g.current == 0 and len(view.legal_plays()) > 1:
                 if not guides:
                     learned.act(view)
-                    guides = {k: NetworkGuide(learned.net, temperature=t, floor=f)
-                              for k, (t, f) in settings.items()}
+                    guides = {k: NetworkGuide(learned.net, temperature=v[0], floor=v[1],
+                                              opponents=v[2] if len(v) > 2 else "network")
+                              for k, v in settings.items()}
                 det = view.determinizer()
                 pool = [det.sample(rng) for _ in range(pool_size)]
                 share = np.array([_correct_share(w, g, det.others) for w in pool])
@@ -140,9 +157,9 @@ def truth_check(games: int, pool_size: int, seed: int) -> None:
                     w = pool_weights(np.array([guide.world_log_likelihood(det, world) for world in pool]))
                     gains[key].append(float(w @ share) - uniform[-1])
                     ess[key].append(float(1.0 / np.sum(w ** 2)))
-            g.apply(learned.act(view))
+            g.apply(players[g.current].act(view))
     n = len(uniform)
-    print(f"4 players, {games} rounds of learned play, {n} decisions of seat 0 with a choice, "
+    print(f"4 players, {games} rounds of {agents} play, {n} decisions of seat 0 with a choice, "
           f"pools of {pool_size}:")
     print(f"  uniform samples: {np.mean(uniform):.3f} of the unseen suited cards in the right hand")
     for key in settings:

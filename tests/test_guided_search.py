@@ -254,6 +254,10 @@ def test_spec_builds_the_agent_with_its_budget(search_spec, tmp_path):
     assert (weighted.worlds, weighted.inference, weighted.learned.path) == (8, "policy", str(path))
     assert make_agent("learned+search:5").worlds == 0
     assert make_agent("learned+search:5: Worlds =000008").worlds == 8
+    mixture = make_agent(f"learned+search:5:worlds=8:opponents=mixture:{path}")
+    assert (mixture.worlds, mixture.opponents, mixture.learned.path) == (8, "mixture", str(path))
+    assert make_agent("learned+search:5:opponents=Network:worlds=8").opponents == "network"
+    assert make_agent("learned+search:5:worlds=8").opponents == "network"
 
 
 def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
@@ -261,15 +265,17 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
 
-    agent = make_agent("learned+search:4:worlds=6", seed=3)
     game = Game(GameConfig(n_players=4, n_rounds=1), seed=11)
     heuristic = make_agent("heuristic", seed=0)
     while game.current != 0 or len(SeatView(game, 0).legal_plays()) < 2 or len(game.events) < 6:
         game.apply(heuristic.act(SeatView(game, game.current)))
     view = SeatView(game, 0)
-    play = agent.act(view)
-    assert play.identity() in {q.identity() for q in view.legal_plays()}
-    assert 1.0 <= agent.last_effective_worlds <= 6.0
+    for opponents in ("network", "mixture"):
+        agent = make_agent(f"learned+search:4:worlds=6:opponents={opponents}", seed=3)
+        play = agent.act(view)
+        assert play.identity() in {q.identity() for q in view.legal_plays()}
+        assert 1.0 <= agent.last_effective_worlds <= 6.0
+        assert agent.guide.opponents == opponents
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -291,6 +297,10 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     ("learned+search:5:worlds=\u00b2", "bad worlds '\u00b2'"),
     ("learned+search:5:inference=rules", "unknown option 'inference=rules'"),
     ("learned+search:5:worlds=8:worlds=9", "repeated option 'worlds=9'"),
+    ("learned+search:5:opponents=mixture", "opponents= models the other seats in the weights of worlds"),
+    ("learned+search:5:worlds=8:opponents=ismcts", "bad opponents 'ismcts'"),
+    ("learned+search:5:worlds=8:opponents=", "bad opponents ''"),
+    ("learned+search:5:worlds=8:opponents=mixture:opponents=network", "repeated option 'opponents=network'"),
     ("learned+search:5:worlds=8:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):

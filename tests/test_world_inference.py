@@ -35,12 +35,13 @@ def _positions(n_players: int, seed: int, rounds: int = 2):
     return out
 
 
-def _untrained_guide(n_players: int, floor: float = 0.1) -> NetworkGuide:
+def _untrained_guide(n_players: int, floor: float = 0.1, heuristic_prior: bool = True,
+                     opponents: str = "network") -> NetworkGuide:
     torch.manual_seed(0)
     a = game_adapter("seers_catalog")
     net = PlayScoringNet(NetConfig(state_dim=a.state_dim, play_dim=a.play_dim, privileged_dim=a.privileged_dim,
-                                   heuristic_prior=True)).eval()
-    return NetworkGuide(net, temperature=3.0, floor=floor)
+                                   heuristic_prior=heuristic_prior)).eval()
+    return NetworkGuide(net, temperature=3.0, floor=floor, opponents=opponents)
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4, 5])
@@ -188,3 +189,74 @@ def test_pool_weights_normalise_and_drop_impossible_worlds():
     assert weights.dtype == np.float64 and np.allclose(weights, [0.25, 0.0, 0.75])
     assert np.allclose(pool_weights(np.full(4, -np.inf)), 0.25)
     assert np.allclose(pool_weights(np.array([-1000.0, -1000.0])), 0.5)  # no underflow to 0/0
+
+
+def _heuristic_positions(n_players: int, seed: int):
+    """Positions of a round in which every seat plays the heuristic's best play (always among its top 6,
+    as an ISMCTS player's are)."""
+    from agents.heuristic import HeuristicAgent
+
+    g = Game(GameConfig(n_players=n_players, n_rounds=1), seed=seed)
+    player = HeuristicAgent()
+    out = []
+    while not g.game_over:
+        out.append(g.clone())
+        g.apply(player.act(SeatView(g, g.current)))
+    return out
+
+
+def test_mixture_likelihood_is_each_seats_mean_of_the_network_and_the_pruned_player():
+    from agents.heuristic import HeuristicAgent
+    from train.guided_search import OPPONENT_TOP_K
+
+    guide = _untrained_guide(4, floor=0.2)
+    mixture = NetworkGuide(guide.net, temperature=3.0, floor=0.2, opponents="mixture")
+    ranker = HeuristicAgent()
+    game = _heuristic_positions(4, 3)[30]
+    det = SeatView(game, game.current).determinizer()
+    network: dict[int, float] = {}
+    pruned: dict[int, float] = {}
+    outside = 0
+    for seat, view, play in det.replay_round(game.clone()):
+        legal = view.legal_plays()
+        n = len(legal)
+        if n == 1:
+            continue
+        i = [q.identity() for q in legal].index(play.identity())
+        network[seat] = network.get(seat, 0.0) + math.log(0.8 * guide.priors(view)[i] + 0.2 / n)
+        scores = ranker.score_array(view)
+        k = min(OPPONENT_TOP_K, n)
+        best = np.argsort(-scores, kind="stable")[:k]
+        outside += i not in best
+        pruned[seat] = pruned.get(seat, 0.0) + math.log(0.2 / n + (0.8 / k if i in best else 0.0))
+    expected = sum(math.log((math.exp(network[s]) + math.exp(pruned[s])) / 2) for s in network)
+    assert len(network) == 3 and outside == 0  # the heuristic's best is in its top 6
+    assert mixture.world_log_likelihood(det, game.clone()) == pytest.approx(expected)
+    assert guide.world_log_likelihood(det, game.clone()) == pytest.approx(sum(network.values()))
+
+
+def test_mixture_ranks_the_real_deal_higher_among_samples_when_the_others_play_like_ismcts():
+    # a network without the heuristic's prior: it does not foresee the heuristic's plays, the mixture does
+    guide = _untrained_guide(4, heuristic_prior=False)
+    mixture = _untrained_guide(4, heuristic_prior=False, opponents="mixture")
+    rng = np.random.default_rng(4)
+    below = {"network": [], "mixture": []}
+    for game in _heuristic_positions(4, 6)[20::3]:
+        if game.game_over:
+            continue
+        det = SeatView(game, game.current).determinizer()
+        pool = [det.sample(rng) for _ in range(16)]
+        for name, g in (("network", guide), ("mixture", mixture)):
+            real = g.world_log_likelihood(det, game.clone())
+            below[name].append(np.mean([g.world_log_likelihood(det, w) < real for w in pool]))
+    assert len(below["network"]) > 5
+    assert np.mean(below["mixture"]) > np.mean(below["network"])
+
+
+def test_bad_opponent_model_is_a_clear_error():
+    guide = _untrained_guide(4)
+    for bad in ("ismcts", None, 1):
+        with pytest.raises(ValueError, match=f"opponents={bad!r} is not one of 'network', 'mixture'"):
+            NetworkGuide(guide.net, opponents=bad)
+        with pytest.raises(ValueError, match="opponents="):
+            GuidedSearchAgent(iterations=10, opponents=bad)

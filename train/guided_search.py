@@ -88,6 +88,18 @@ class NumpyValueHead:
             return z @ self.w_out + self.b_out
 
 
+#: :class:`NetworkGuide`'s models of the other seats' plays in :meth:`NetworkGuide.world_log_likelihood`.
+OPPONENT_MODELS = ("network", "mixture")
+#: The plays per position that the ``"mixture"`` model's ISMCTS-like player picks among (the heuristic's
+#: best; :class:`agents.ismcts.ISMCTSAgent`'s default ``top_k``).
+OPPONENT_TOP_K = 6
+
+
+def _top_plays(scores: np.ndarray, k: int) -> set[int]:
+    """Indices of the ``k`` highest ``scores`` (ties to the earlier index, as the ISMCTS ranks)."""
+    return set(sorted(range(len(scores)), key=lambda i: -scores[i])[:k])
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """float64 probabilities ``(n,)`` of float logits ``(n,)`` (shifted by their maximum)."""
     z = np.asarray(logits, dtype=np.float64)
@@ -106,16 +118,24 @@ class NetworkGuide:
             whose best play often holds 99% of the mass, so that the search explores).
         floor: the weight of the uniform choice mixed into :meth:`world_log_likelihood`'s play
             probabilities.
+        opponents: how :meth:`world_log_likelihood` models the other seats: ``"network"`` (each plays
+            like this network) or ``"mixture"`` (each seat, over the round, either like the network or
+            like ISMCTS, which picks among the heuristic's :data:`OPPONENT_TOP_K` best plays; prior 1/2
+            each, so that the seats' plays tell which).
 
     Raises:
-        ValueError: ``temperature`` is not a finite number > 0, or ``floor`` is not in [0, 1].
+        ValueError: ``temperature`` is not a finite number > 0, ``floor`` is not in [0, 1], or
+            ``opponents`` is not one of :data:`OPPONENT_MODELS`.
     """
 
     def __init__(self, net: PlayScoringNet, game: str = DEFAULT_GAME, center: bool = True,
-                 temperature: float = 1.0, floor: float = 0.1):
+                 temperature: float = 1.0, floor: float = 0.1, opponents: str = "network"):
         self.check_temperature(temperature)
         self.check_floor(floor)
+        self.check_opponents(opponents)
         self.floor = float(floor)
+        self.opponents = opponents
+        self._ranker = None
         from .game_adapters import game_adapter
 
         self.net = net
@@ -130,6 +150,12 @@ class NetworkGuide:
         """Raise ``ValueError`` unless ``temperature`` is a finite number > 0."""
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0 < temperature < math.inf:
             raise ValueError(f"temperature={temperature!r} must be a finite number > 0")
+
+    @staticmethod
+    def check_opponents(opponents) -> None:
+        """Raise ``ValueError`` unless ``opponents`` is one of :data:`OPPONENT_MODELS`."""
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"opponents={opponents!r} is not one of {', '.join(map(repr, OPPONENT_MODELS))}")
 
     @staticmethod
     def check_floor(floor) -> None:
@@ -157,7 +183,10 @@ class NetworkGuide:
         :meth:`priors` (at :attr:`temperature`, mixed with the uniform choice by :attr:`floor`, so that one
         play the network finds unlikely cannot rule a world out) of the play made, in the position rebuilt by
         ``sampler.replay_round(world)``; ``-inf`` when a play was not legal in ``world`` (the Bonus forbids
-        a pass to a seat that holds a meld, rules section 4).
+        a pass to a seat that holds a meld, rules section 4). With ``opponents="mixture"`` each seat's
+        likelihood is the mean of that one and the likelihood of its plays by a player that picks
+        uniformly among the heuristic's :data:`OPPONENT_TOP_K` best (as :class:`~agents.ismcts.ISMCTSAgent`
+        prunes its tree), both mixed with the uniform choice by :attr:`floor`.
 
         Args:
             sampler: the view's determinizer (it has ``replay_round``: Seers Catalog).
@@ -165,21 +194,36 @@ class NetworkGuide:
         """
         from seers_env.engine.game import IllegalPlayError
 
-        total = 0.0
+        mixture = self.opponents == "mixture"
+        if mixture and self._ranker is None:
+            from agents.heuristic import HeuristicAgent
+
+            self._ranker = HeuristicAgent()
+        network: dict[int, float] = {}
+        pruned: dict[int, float] = {}
         try:
-            for _seat, view, play in sampler.replay_round(world):
+            for seat, view, play in sampler.replay_round(world):
                 legal = view.legal_plays()
-                if len(legal) == 1:
+                n = len(legal)
+                if n == 1:
                     continue
                 identity = play.identity()
                 index = next((i for i, q in enumerate(legal) if q.identity() == identity), None)
                 if index is None:
                     return -math.inf
-                p = (1.0 - self.floor) * float(self.priors(view)[index]) + self.floor / len(legal)
-                total += math.log(max(p, 1e-300))
+                p = (1.0 - self.floor) * float(self.priors(view)[index]) + self.floor / n
+                network[seat] = network.get(seat, 0.0) + math.log(max(p, 1e-300))
+                if mixture:
+                    k = min(OPPONENT_TOP_K, n)
+                    p = self.floor / n
+                    if index in _top_plays(self._ranker.score_array(view), k):
+                        p += (1.0 - self.floor) / k
+                    pruned[seat] = pruned.get(seat, 0.0) + math.log(max(p, 1e-300))
         except IllegalPlayError:
             return -math.inf
-        return total
+        if not mixture:
+            return sum(network.values())
+        return sum(np.logaddexp(network[s], pruned[s]) - math.log(2.0) for s in sorted(network))
 
     def values(self, game) -> np.ndarray:
         """Each seat's expected round-score advantage over the others' mean, in points: float64
@@ -212,6 +256,8 @@ class GuidedSearchAgent(ISMCTSAgent):
         worlds, inference: a pool of weighted worlds per decision (:class:`~agents.ismcts.ISMCTSAgent`;
             ``inference="policy"``: weighted by :meth:`NetworkGuide.world_log_likelihood`).
         floor: the uniform mixture of that likelihood (:class:`NetworkGuide`).
+        opponents: that likelihood's model of the other seats, ``"network"`` or ``"mixture"``
+            (:class:`NetworkGuide`).
 
     Raises:
         ValueError: a bad budget, leaf, rollout or ``c_puct`` (from :class:`~agents.ismcts.ISMCTSAgent`);
@@ -223,13 +269,15 @@ class GuidedSearchAgent(ISMCTSAgent):
     def __init__(self, iterations: int = 200, seconds: float | None = None, model=None, leaf: str = "value",
                  rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, temperature: float = 3.0,
                  seed: int | None = None, game: str | None = None, worlds: int = 0, inference: str = "policy",
-                 floor: float = 0.1):
+                 floor: float = 0.1, opponents: str = "network"):
         NetworkGuide.check_temperature(temperature)
         NetworkGuide.check_floor(floor)
+        NetworkGuide.check_opponents(opponents)
         self.learned = LearnedAgent(model, seed=seed, game=game)
         super().__init__(iterations=iterations, seconds=seconds, rollout=rollout, seed=seed,
                          guide=_UNBOUND, leaf=leaf, c_puct=c_puct, worlds=worlds, inference=inference)
         self.center, self.temperature, self.floor = center, float(temperature), float(floor)
+        self.opponents = opponents
         #: the game this agent plays (:class:`agents.base.Agent`): its model's
         self.game = self.learned.game
 
@@ -266,7 +314,8 @@ class GuidedSearchAgent(ISMCTSAgent):
         learned.check_use(view.n_players, view.config.artifact_deck if game == DEFAULT_GAME else ())
         if not isinstance(self.guide, NetworkGuide) or self.guide.net is not learned.net:
             self.guide = NetworkGuide(learned.net, learned.game, center=self.center,
-                                      temperature=self.temperature, floor=self.floor)
+                                      temperature=self.temperature, floor=self.floor,
+                                      opponents=self.opponents)
         return super().act(view)
 
 

@@ -94,36 +94,67 @@ def _spec_worlds(spec: str, option: str) -> int:
     return int(text)
 
 
+#: The options of the ``learned+search`` spec after its budget.
+_SEARCH_OPTIONS = ("worlds", "opponents")
+
+
+def _spec_opponents(spec: str, option: str) -> str:
+    """The model of a spec's ``opponents=<model>`` option.
+
+    Raises:
+        ValueError: the model is not one of :data:`train.guided_search.OPPONENT_MODELS`.
+    """
+    from .guided_search import OPPONENT_MODELS
+
+    text = option.partition("=")[2].strip().lower()
+    if text not in OPPONENT_MODELS:
+        raise ValueError(f"bad opponents {text!r} in agent spec {spec!r}: one of {', '.join(OPPONENT_MODELS)} "
+                         f"(how the worlds' weights model the other seats), e.g. "
+                         f"learned+search:150:worlds=64:opponents=mixture")
+    return text
+
+
 def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
-    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:worlds=<M>`` and then
-    ``:<model.pt>`` after the budget: ISMCTS guided by the play-scoring model
+    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:worlds=<M>``, then
+    ``:opponents=<model>``, then ``:<model.pt>`` after the budget: ISMCTS guided by the play-scoring model
     (:class:`train.guided_search.GuidedSearchAgent`; the shipped model of the table when no file is
     named), for every game the ``learned`` spec plays. ``worlds=<M>`` (1 to :data:`MAX_SPEC_WORLDS`)
     searches a pool of ``M`` sampled worlds per decision weighted by the policy's likelihood of the
-    round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``).
+    round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``);
+    ``opponents=mixture`` has that likelihood model each other seat as the network or as an ISMCTS
+    player (``opponents=network``, the default: as the network; :class:`train.guided_search.NetworkGuide`).
 
     Raises:
-        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, an unknown or
-            repeated ``name=value`` option, no such file, a game the learner does not serve, or a model
-            of another game.
+        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds`` or
+            ``opponents``, ``opponents`` without ``worlds``, an unknown or repeated ``name=value`` option,
+            no such file, a game the learner does not serve, or a model of another game.
     """
     budget, _, rest = (arg or "").partition(":")
     spec = "learned+search" + (f":{arg}" if arg else "")
     if game not in LEARNED_GAMES:
         raise ValueError(f"agent spec {spec!r} plays {', '.join(LEARNED_GAMES[:-1])} and {LEARNED_GAMES[-1]}, "
                          f"not {game!r}")
-    from .guided_search import GuidedSearchAgent, parse_budget
+    from .guided_search import OPPONENT_MODELS, GuidedSearchAgent, parse_budget
 
     kwargs = parse_budget(spec, budget)
     path = rest
+    seen: list[str] = []
     while _SPEC_OPTION.match(path) and not os.path.exists(path):  # name=value before the model path
         option, _, path = path.partition(":")
-        name = option.partition("=")[0].strip()
-        if name.lower() != "worlds" or "worlds" in kwargs:
-            raise ValueError(f"{'repeated' if name.lower() == 'worlds' else 'unknown'} option {option!r} in "
-                             f"agent spec {spec!r}: the one option after the budget is worlds=<M>, then "
-                             f"optionally the model path, e.g. learned+search:150:worlds=64")
-        kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
+        name = option.partition("=")[0].strip().lower()
+        if name not in _SEARCH_OPTIONS or name in seen:
+            raise ValueError(f"{'repeated' if name in seen else 'unknown'} option {option!r} in agent spec "
+                             f"{spec!r}: the options after the budget are worlds=<M> and "
+                             f"opponents=<{'|'.join(OPPONENT_MODELS)}>, each at most once, then optionally "
+                             f"the model path, e.g. learned+search:150:worlds=64:opponents=mixture")
+        seen.append(name)
+        if name == "worlds":
+            kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
+        else:
+            kwargs["opponents"] = _spec_opponents(spec, option)
+    if "opponents" in kwargs and "worlds" not in kwargs:
+        raise ValueError(f"agent spec {spec!r}: opponents= models the other seats in the weights of "
+                         f"worlds=<M>; give both, e.g. learned+search:150:worlds=64:opponents=mixture")
     if "worlds" in kwargs and game != "seers_catalog":
         plain = f"learned+search:{budget}" + (f":{path}" if path else "")
         raise ValueError(f"agent spec {spec!r}: worlds= weighs worlds by replaying the round, which only "
