@@ -14,8 +14,11 @@ With ``--truth-games N`` it also plays N 4-player rounds of the shipped learned 
 reports the share of the other seats' unseen suited cards that a sample puts in the hand that really
 holds them: the uniform mean over the pool (what plain ISMCTS searches) and the mean weighted by the
 policy's likelihood (``worlds=...,inference=policy``) at temperature 3, floor 0.1 and at temperature 1,
-floor 0. The paired gain (weighted minus uniform) with its Student-t 95% interval says how much the weights move
-the samples toward the real deal.
+floor 0, and with ``opponents="mixture"`` (each other seat as the network or as an ISMCTS player). The
+paired gain (weighted minus uniform) with its Student-t 95% interval says how much the weights move
+the samples toward the real deal; each setting minus the first is paired too (the same pools).
+``--truth-agents ismcts:150`` has ISMCTS play those rounds instead (the likelihood still models the
+network, or the mixture).
 """
 
 from __future__ import annotations
@@ -167,6 +170,11 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
         low, high = gain["ci"] or (math.nan, math.nan)
         print(f"  weighted, {key}: gain {gain['mean_diff']:+.3f} [{low:+.3f}, {high:+.3f}], "
               f"effective worlds {np.median(ess[key]):.1f} (median)")
+    first = next(iter(settings))
+    for key in list(settings)[1:]:
+        gain = difference_stats(np.array(gains[key]) - np.array(gains[first]))
+        low, high = gain["ci"] or (math.nan, math.nan)
+        print(f"  {key} minus {first}: {gain['mean_diff']:+.3f} [{low:+.3f}, {high:+.3f}] (same pools)")
 
 
 if __name__ == "__main__":

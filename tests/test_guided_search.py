@@ -323,3 +323,7 @@ def test_spec_worlds_option_is_seers_catalog_only(search_spec):
         make_agent("learned+search:5:worlds=8", game="scout")
     with pytest.raises(ValueError, match=re.escape("use learned+search:5:m.pt for 'scout'")):
         make_agent("learned+search:5:worlds=8:m.pt", game="scout")
+    for game in ("scout", "seals", "haggis"):  # not "give both" first: that would fail next
+        with pytest.raises(ValueError, match=re.escape(f"only Seers Catalog's determinizer does; use "
+                                                       f"learned+search:5 for '{game}'")):
+            make_agent("learned+search:5:opponents=mixture", game=game)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -260,3 +261,18 @@ def test_bad_opponent_model_is_a_clear_error():
             NetworkGuide(guide.net, opponents=bad)
         with pytest.raises(ValueError, match="opponents="):
             GuidedSearchAgent(iterations=10, opponents=bad)
+    with pytest.raises(ValueError, match=re.escape("opponents=['mixture'] is not one of")):
+        NetworkGuide(guide.net, opponents=["mixture"])
+    with pytest.raises(ValueError, match="needs worlds > 0 and inference='policy' .got worlds=0"):
+        GuidedSearchAgent(iterations=10, opponents="mixture")
+    with pytest.raises(ValueError, match="game='scout' takes opponents='network'"):
+        NetworkGuide(guide.net, game="scout", opponents="mixture")
+
+
+def test_likelihood_is_a_float_before_any_other_seat_had_a_choice():
+    game = Game(GameConfig(n_players=4, n_rounds=1), seed=1)
+    det = SeatView(game, game.current).determinizer()
+    world = det.sample(np.random.default_rng(0))
+    for opponents in ("network", "mixture"):
+        ll = _untrained_guide(4, opponents=opponents).world_log_likelihood(det, world)
+        assert type(ll) is float and ll == 0.0

@@ -125,7 +125,7 @@ class NetworkGuide:
 
     Raises:
         ValueError: ``temperature`` is not a finite number > 0, ``floor`` is not in [0, 1], or
-            ``opponents`` is not one of :data:`OPPONENT_MODELS`.
+            ``opponents`` is not one of :data:`OPPONENT_MODELS` (``"mixture"``: Seers Catalog only).
     """
 
     def __init__(self, net: PlayScoringNet, game: str = DEFAULT_GAME, center: bool = True,
@@ -133,6 +133,9 @@ class NetworkGuide:
         self.check_temperature(temperature)
         self.check_floor(floor)
         self.check_opponents(opponents)
+        if opponents == "mixture" and game != DEFAULT_GAME:
+            raise ValueError(f"opponents='mixture' models ISMCTS with Seers Catalog's heuristic; "
+                             f"game={game!r} takes opponents='network'")
         self.floor = float(floor)
         self.opponents = opponents
         self._ranker = None
@@ -154,7 +157,7 @@ class NetworkGuide:
     @staticmethod
     def check_opponents(opponents) -> None:
         """Raise ``ValueError`` unless ``opponents`` is one of :data:`OPPONENT_MODELS`."""
-        if opponents not in OPPONENT_MODELS:
+        if not isinstance(opponents, str) or opponents not in OPPONENT_MODELS:
             raise ValueError(f"opponents={opponents!r} is not one of {', '.join(map(repr, OPPONENT_MODELS))}")
 
     @staticmethod
@@ -213,17 +216,18 @@ class NetworkGuide:
                     return -math.inf
                 p = (1.0 - self.floor) * float(self.priors(view)[index]) + self.floor / n
                 network[seat] = network.get(seat, 0.0) + math.log(max(p, 1e-300))
-                if mixture:
-                    k = min(OPPONENT_TOP_K, n)
-                    p = self.floor / n
-                    if index in _top_plays(self._ranker.score_array(view), k):
-                        p += (1.0 - self.floor) / k
+                if mixture:  # with at most OPPONENT_TOP_K plays the pruned player is uniform: 1/n
+                    p = 1.0 / n
+                    if n > OPPONENT_TOP_K:
+                        p = self.floor / n
+                        if index in _top_plays(self._ranker.score_array(view), OPPONENT_TOP_K):
+                            p += (1.0 - self.floor) / OPPONENT_TOP_K
                     pruned[seat] = pruned.get(seat, 0.0) + math.log(max(p, 1e-300))
         except IllegalPlayError:
             return -math.inf
         if not mixture:
-            return sum(network.values())
-        return sum(np.logaddexp(network[s], pruned[s]) - math.log(2.0) for s in sorted(network))
+            return float(sum(network.values()))
+        return float(sum(np.logaddexp(network[s], pruned[s]) - math.log(2.0) for s in sorted(network)))
 
     def values(self, game) -> np.ndarray:
         """Each seat's expected round-score advantage over the others' mean, in points: float64
@@ -260,8 +264,10 @@ class GuidedSearchAgent(ISMCTSAgent):
             (:class:`NetworkGuide`).
 
     Raises:
-        ValueError: a bad budget, leaf, rollout or ``c_puct`` (from :class:`~agents.ismcts.ISMCTSAgent`);
-            the model's errors (:class:`~train.scoring_policy.LearnedAgent`).
+        ValueError: a bad budget, leaf, rollout, ``c_puct``, ``worlds`` or ``inference`` (from
+            :class:`~agents.ismcts.ISMCTSAgent`); a bad ``temperature``, ``floor`` or ``opponents``
+            (:class:`NetworkGuide`; ``opponents="mixture"`` without ``worlds`` and
+            ``inference="policy"``); the model's errors (:class:`~train.scoring_policy.LearnedAgent`).
     """
 
     name = "learned+search"
@@ -273,6 +279,10 @@ class GuidedSearchAgent(ISMCTSAgent):
         NetworkGuide.check_temperature(temperature)
         NetworkGuide.check_floor(floor)
         NetworkGuide.check_opponents(opponents)
+        if opponents != "network" and not (worlds and inference == "policy"):
+            raise ValueError(f"opponents={opponents!r} models the other seats in the worlds' weights: it "
+                             f"needs worlds > 0 and inference='policy' (got worlds={worlds!r}, "
+                             f"inference={inference!r})")
         self.learned = LearnedAgent(model, seed=seed, game=game)
         super().__init__(iterations=iterations, seconds=seconds, rollout=rollout, seed=seed,
                          guide=_UNBOUND, leaf=leaf, c_puct=c_puct, worlds=worlds, inference=inference)

@@ -123,6 +123,8 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``);
     ``opponents=mixture`` has that likelihood model each other seat as the network or as an ISMCTS
     player (``opponents=network``, the default: as the network; :class:`train.guided_search.NetworkGuide`).
+    The options come in either order, each at most once; text after the budget that names an existing file
+    is read as the model path, not as an option.
 
     Raises:
         ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds`` or
@@ -152,13 +154,13 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
             kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
         else:
             kwargs["opponents"] = _spec_opponents(spec, option)
+    if kwargs.keys() & {"worlds", "opponents"} and game != "seers_catalog":
+        plain = f"learned+search:{budget}" + (f":{path}" if path else "")
+        raise ValueError(f"agent spec {spec!r}: worlds= and opponents= weigh worlds by replaying the round, "
+                         f"which only Seers Catalog's determinizer does; use {plain} for {game!r}")
     if "opponents" in kwargs and "worlds" not in kwargs:
         raise ValueError(f"agent spec {spec!r}: opponents= models the other seats in the weights of "
                          f"worlds=<M>; give both, e.g. learned+search:150:worlds=64:opponents=mixture")
-    if "worlds" in kwargs and game != "seers_catalog":
-        plain = f"learned+search:{budget}" + (f":{path}" if path else "")
-        raise ValueError(f"agent spec {spec!r}: worlds= weighs worlds by replaying the round, which only "
-                         f"Seers Catalog's determinizer does; use {plain} for {game!r}")
     try:
         return GuidedSearchAgent(model=path or None, seed=seed, game=game, **kwargs)
     except FileNotFoundError as err:

@@ -1,0 +1,81 @@
+"""Two agents against the same opponents on the same deals, from two ``seers eval --checkpoint`` files.
+
+    PYTHONPATH=$PWD python docs/compare_checkpoints.py A.jsonl B.jsonl
+
+Each file is a duplicate tournament of the same seed, game and rounds whose first agent is the one
+compared (``docs/guided_search.md``, "Opponent models"). For every deal in both files: the first
+agent's mean game score over the seat rotations minus the mean of the other agents' (its margin over
+the table), in each file, and A's margin minus B's on the same deal (a paired per-deal difference;
+Student-t 95% intervals, ``agents.tournament.difference_stats``). The first agent's CPU time per
+decision with a choice is printed beside it, pooled over the file's games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import numpy as np
+
+
+def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
+    """``(header, {deal: margin}, first agent's CPU ms per choice, the others' pooled)`` of a checkpoint.
+
+    Raises:
+        SystemExit: the file is not a tournament checkpoint (its first line's ``format``).
+    """
+    with open(path, encoding="utf-8") as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    header = lines[0] if lines else {}
+    if not str(header.get("format", "")).startswith("seers-tournament-checkpoint"):
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file (first line: {str(header)[:80]})")
+    out: dict[int, float] = {}
+    cpu = np.zeros(2)
+    choices = np.zeros(2)
+    for entry in lines[1:]:
+        records = entry["records"]
+        n = len(records[0]["agents"])
+        totals = np.zeros(n)
+        for rec in records:
+            for seat, agent in enumerate(rec["agents"]):
+                totals[agent] += rec["totals"][seat]
+                k = 0 if agent == 0 else 1
+                cpu[k] += rec["choice_cpu_s"][seat]
+                choices[k] += rec["choices"][seat]
+        totals /= len(records)
+        out[int(entry["deal"])] = float(totals[0] - totals[1:].mean())
+    ms = 1000 * cpu / np.maximum(choices, 1)
+    return header, out, float(ms[0]), float(ms[1])
+
+
+def main() -> None:
+    from agents.tournament import difference_stats
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("first", help="checkpoint A (.jsonl)")
+    ap.add_argument("second", help="checkpoint B (.jsonl), the same seed, game and rounds")
+    args = ap.parse_args()
+    (ha, a, cpu_a, other_a), (hb, b, cpu_b, other_b) = margins(args.first), margins(args.second)
+    for key in ("game", "seed", "n_rounds"):
+        if ha.get(key) != hb.get(key):
+            raise SystemExit(f"the files differ in {key}: {ha.get(key)!r} and {hb.get(key)!r}")
+    deals = sorted(set(a) & set(b))
+    if len(deals) < 2:
+        raise SystemExit(f"the files share {len(deals)} deal(s); at least 2 are needed")
+
+    def line(label: str, values: np.ndarray) -> str:
+        s = difference_stats(values)
+        low, high = s["ci"] or (math.nan, math.nan)
+        return f"{label}: {s['mean_diff']:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+    print(f"{len(deals)} deals of seed {ha.get('seed')} in both files; first agent minus the mean of the "
+          f"others, per game:")
+    for header, values, cpu, other in ((ha, a, cpu_a, other_a), (hb, b, cpu_b, other_b)):
+        print("  " + line(header["specs"][0], np.array([values[d] for d in deals])))
+        print(f"    CPU ms per decision: {cpu:,.0f} (the others pooled: {other:,.0f})")
+    print("  " + line("A minus B, same deals", np.array([a[d] - b[d] for d in deals])))
+
+
+if __name__ == "__main__":
+    main()
