@@ -119,8 +119,10 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
     ``agents``: one spec for every seat, or 4 comma-separated (``agents.specs.make_agent``) that play the
     rounds; the likelihood always models the other seats as the shipped network.
     """
+    from agents.heuristic import HeuristicAgent
     from agents.ismcts import pool_weights
     from agents.specs import make_agent
+    from train.guided_search import OPPONENT_TOP_K, _top_plays
     from agents.tournament import difference_stats
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
@@ -129,6 +131,8 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
 
     rng = np.random.default_rng(seed)
     learned = LearnedAgent(None, seed=seed)
+    ranker = HeuristicAgent()
+    many = in_top = 0
     specs = agents.split(",")
     if len(specs) == 1:
         specs = specs * 4
@@ -160,10 +164,18 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
                     w = pool_weights(np.array([guide.world_log_likelihood(det, world) for world in pool]))
                     gains[key].append(float(w @ share) - uniform[-1])
                     ess[key].append(float(1.0 / np.sum(w ** 2)))
-            g.apply(players[g.current].act(view))
+            play = players[g.current].act(view)
+            legal = view.legal_plays()
+            if len(legal) > OPPONENT_TOP_K:
+                index = next(i for i, q in enumerate(legal) if q.identity() == play.identity())
+                many += 1
+                in_top += index in _top_plays(ranker.score_array(view), OPPONENT_TOP_K)
+            g.apply(play)
     n = len(uniform)
     print(f"4 players, {games} rounds of {agents} play, {n} decisions of seat 0 with a choice, "
           f"pools of {pool_size}:")
+    print(f"  plays among the heuristic's {OPPONENT_TOP_K} best, of the {many} with more than "
+          f"{OPPONENT_TOP_K} to choose from: {in_top / max(many, 1):.2f}")
     print(f"  uniform samples: {np.mean(uniform):.3f} of the unseen suited cards in the right hand")
     for key in settings:
         gain = difference_stats(np.array(gains[key]))
