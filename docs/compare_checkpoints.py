@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 
 import numpy as np
 
@@ -23,12 +24,20 @@ def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
     """``(header, {deal: margin}, first agent's CPU ms per choice, the others' pooled)`` of a checkpoint.
 
     Raises:
-        SystemExit: the file is not a tournament checkpoint (its first line's ``format``).
+        SystemExit: the file cannot be read or is not a tournament checkpoint (JSON Lines whose first
+            line's ``format`` names one).
     """
-    with open(path, encoding="utf-8") as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    header = lines[0] if lines else {}
-    if not str(header.get("format", "")).startswith("seers-tournament-checkpoint"):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+    except OSError as err:
+        raise SystemExit(f"{path}: cannot read it ({err.strerror or err})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file (not JSON Lines: {err})") from None
+    if not lines:
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file (it is empty)")
+    header = lines[0]
+    if not isinstance(header, dict) or not str(header.get("format", "")).startswith("seers-tournament-checkpoint"):
         raise SystemExit(f"{path}: not a seers eval --checkpoint file (first line: {str(header)[:80]})")
     out: dict[int, float] = {}
     cpu = np.zeros(2)
@@ -52,10 +61,13 @@ def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
 def main() -> None:
     from agents.tournament import difference_stats
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description="Compare two seers eval --checkpoint files of the same deals: "
+                                              "each first agent's margin over its table, and A minus B.")
     ap.add_argument("first", help="checkpoint A (.jsonl)")
     ap.add_argument("second", help="checkpoint B (.jsonl), the same seed, game and rounds")
     args = ap.parse_args()
+    if os.path.realpath(args.first) == os.path.realpath(args.second):
+        raise SystemExit(f"both arguments name {args.first}: give two checkpoints to compare")
     (ha, a, cpu_a, other_a), (hb, b, cpu_b, other_b) = margins(args.first), margins(args.second)
     for key in ("game", "seed", "n_rounds"):
         if ha.get(key) != hb.get(key):

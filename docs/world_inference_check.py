@@ -38,11 +38,12 @@ def main() -> None:
     from train.guided_search import NetworkGuide
     from train.scoring_policy import LearnedAgent
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=0)
+    ap = argparse.ArgumentParser(description="How often sampled worlds contradict the round's plays, and how "
+                                              "well the policy's weights find the real deal (see the source).")
+    ap.add_argument("--deals", type=int, default=40, help="deals per table of the contradiction count")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deals and the samples")
     ap.add_argument("--truth-games", type=int, default=0,
-                    help="rounds of learned play for the correct-hand measurement (0: skip it)")
+                    help="rounds (of --truth-agents' play) for the correct-hand measurement (0: skip it)")
     ap.add_argument("--pool", type=int, default=32, help="samples per pool in that measurement")
     ap.add_argument("--truth-agents", default="learned",
                     help="agent spec (or 4 comma-separated, one per seat) that plays those rounds; seat 0's "
