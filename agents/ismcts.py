@@ -85,6 +85,12 @@ class _Node:
         self.avail = 0
 
 
+def top_indices(scores, k: int) -> list[int]:
+    """Indices of the ``k`` highest of ``scores`` (a sequence of floats), best first, ties to the earlier
+    index: the plays an ISMCTS tree node keeps (its ``top_k`` pruning)."""
+    return sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
+
+
 def pool_weights(log_weights: np.ndarray) -> np.ndarray:
     """Normalised weights (float64 ``(M,)``, summing to 1) of a pool of worlds from their log weights
     (float ``(M,)``; ``-inf`` for an impossible world): ``exp(log_w - max)`` over the finite ones, 0 for the
@@ -183,7 +189,7 @@ class ISMCTSAgent(Agent):
         if len(legal) <= self.top_k:
             return legal
         scored = ranker.scores(view)
-        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:self.top_k]
+        order = top_indices([score for score, _ in scored], self.top_k)
         return [scored[i][1] for i in sorted(order)]
 
     def _rollout_play(self, game: GameState, greedy: Agent, view_class: type) -> Any:

@@ -121,9 +121,9 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
     rounds; the likelihood always models the other seats as the shipped network.
     """
     from agents.heuristic import HeuristicAgent
-    from agents.ismcts import pool_weights
+    from agents.ismcts import pool_weights, top_indices
     from agents.specs import make_agent
-    from train.guided_search import OPPONENT_TOP_K, _top_plays
+    from train.guided_search import OPPONENT_TOP_K
     from agents.tournament import difference_stats
     from seers_env.game import Game, GameConfig
     from seers_env.view import SeatView
@@ -170,7 +170,7 @@ def truth_check(games: int, pool_size: int, seed: int, agents: str = "learned") 
             if len(legal) > OPPONENT_TOP_K:
                 index = next(i for i, q in enumerate(legal) if q.identity() == play.identity())
                 many += 1
-                in_top += index in _top_plays(ranker.score_array(view), OPPONENT_TOP_K)
+                in_top += index in top_indices(ranker.score_array(view), OPPONENT_TOP_K)
             g.apply(play)
     n = len(uniform)
     print(f"4 players, {games} rounds of {agents} play, {n} decisions of seat 0 with a choice, "

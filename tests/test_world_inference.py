@@ -276,3 +276,11 @@ def test_likelihood_is_a_float_before_any_other_seat_had_a_choice():
     for opponents in ("network", "mixture"):
         ll = _untrained_guide(4, opponents=opponents).world_log_likelihood(det, world)
         assert type(ll) is float and ll == 0.0
+
+
+def test_top_indices_keeps_the_best_with_ties_to_the_earlier_play():
+    from agents.ismcts import top_indices
+
+    assert top_indices([0.5, 2.0, 2.0, -1.0, 3.0], 3) == [4, 1, 2]
+    assert top_indices(np.array([1.0, 1.0]), 6) == [0, 1]
+    assert top_indices([], 6) == []

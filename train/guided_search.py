@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.ismcts import ISMCTSAgent
+from agents.ismcts import ISMCTSAgent, top_indices
 from seers_env.sparse_rows import sparse_affine_relu
 
 from .scoring_policy import DEFAULT_GAME, LearnedAgent, PlayScoringNet, _blas_one_thread, shared_scorer
@@ -93,11 +93,6 @@ OPPONENT_MODELS = ("network", "mixture")
 #: The plays per position that the ``"mixture"`` model's ISMCTS-like player picks among (the heuristic's
 #: best; :class:`agents.ismcts.ISMCTSAgent`'s default ``top_k``).
 OPPONENT_TOP_K = 6
-
-
-def _top_plays(scores: np.ndarray, k: int) -> set[int]:
-    """Indices of the ``k`` highest ``scores`` (ties to the earlier index, as the ISMCTS ranks)."""
-    return set(sorted(range(len(scores)), key=lambda i: -scores[i])[:k])
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -220,7 +215,7 @@ class NetworkGuide:
                     p = 1.0 / n
                     if n > OPPONENT_TOP_K:
                         p = self.floor / n
-                        if index in _top_plays(self._ranker.score_array(view), OPPONENT_TOP_K):
+                        if index in top_indices(self._ranker.score_array(view), OPPONENT_TOP_K):
                             p += (1.0 - self.floor) / OPPONENT_TOP_K
                     pruned[seat] = pruned.get(seat, 0.0) + math.log(max(p, 1e-300))
         except IllegalPlayError:
