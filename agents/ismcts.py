@@ -76,19 +76,25 @@ def _by_prior(prior: Sequence[float]) -> list[int]:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "reward", "avail")
+    __slots__ = ("children", "visits", "reward", "avail", "priors")
 
     def __init__(self) -> None:
         self.children: dict[tuple, _Node] = {}  # insertion-ordered (deterministic)
         self.visits = 0
         self.reward = 0.0
         self.avail = 0
+        # pool index -> the guide's priors here in that world (weighted worlds: the same world and the
+        # same path give the same position, so its priors are asked for once)
+        self.priors: dict[int, Sequence[float]] | None = None
 
 
 def top_indices(scores, k: int) -> list[int]:
     """Indices of the ``k`` highest of ``scores`` (a sequence of floats), best first, ties to the earlier
-    index: the plays an ISMCTS tree node keeps (its ``top_k`` pruning)."""
-    return sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
+    index: the plays an ISMCTS tree node keeps (its ``top_k`` pruning). A stable sort of the negated
+    scores (numpy's ``kind="stable"``)."""
+    if len(scores) == 0:
+        return []
+    return np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")[:k].tolist()
 
 
 def pool_weights(log_weights: np.ndarray) -> np.ndarray:
@@ -236,9 +242,11 @@ class ISMCTSAgent(Agent):
         return path
 
     def _descend_puct(self, root: _Node, game: GameState, start_round: int, parts: tuple,
-                      root_prior: Sequence[float], root_visits: int) -> list:
+                      root_prior: Sequence[float], root_visits: int, world: int | None = None) -> list:
         """Guided selection (PUCT over the guide's priors, module docstring) and expansion of one edge
-        in ``game`` (changed in place); the path's ``(edge node, seat that chose it)``."""
+        in ``game`` (changed in place); the path's ``(edge node, seat that chose it)``. ``world``: the
+        pool index of ``game`` (weighted worlds), under which each node keeps the priors it was given, as
+        the same world and path reach the same position again; ``None``: a new world, nothing kept."""
         _, _, key, view_class, _ = parts
         guide, c_puct = self.guide, self.c_puct
         node = root
@@ -250,8 +258,15 @@ class ISMCTSAgent(Agent):
                 prior = root_prior
             elif len(legal) == 1:
                 prior = (1.0,)
-            else:
+            elif world is None:
                 prior = guide.priors(view_class(game, seat))
+            else:
+                kept = node.priors
+                if kept is None:
+                    kept = node.priors = {}
+                prior = kept.get(world)
+                if prior is None or len(prior) != len(legal):
+                    prior = kept[world] = guide.priors(view_class(game, seat))
             children = node.children
             tried = tried_reward = 0.0
             best_q = -math.inf
@@ -362,11 +377,12 @@ class ISMCTSAgent(Agent):
                            len(pool) - 1)
                 game = pool[pick].clone()
             else:
+                pick = None
                 game = sampler.sample(rng)
             if self.guide is None:
                 path = self._descend_ucb(root, game, start_round, parts, root_cands)
             else:
-                path = self._descend_puct(root, game, start_round, parts, root_prior, it - 1)
+                path = self._descend_puct(root, game, start_round, parts, root_prior, it - 1, pick)
             rewards = self._leaf_rewards(game, start_round, parts)
             for child, seat in path:
                 child.visits += 1

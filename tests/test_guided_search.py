@@ -327,3 +327,37 @@ def test_spec_worlds_option_is_seers_catalog_only(search_spec):
         with pytest.raises(ValueError, match=re.escape(f"only Seers Catalog's determinizer does; use "
                                                        f"learned+search:5 for '{game}'")):
             make_agent("learned+search:5:opponents=mixture", game=game)
+
+
+class _CountingGuide(NetworkGuide):
+    """A :class:`NetworkGuide` that counts the positions it is asked for priors."""
+
+    calls = 0
+
+    def priors(self, view):
+        type(self).calls += 1
+        return super().priors(view)
+
+
+class _NoKeptPriors(ISMCTSAgent):
+    """The search without the priors a node keeps per world (every visit asks the guide)."""
+
+    def _descend_puct(self, root, game, start_round, parts, root_prior, root_visits, world=None):
+        return super()._descend_puct(root, game, start_round, parts, root_prior, root_visits, None)
+
+
+@pytest.mark.parametrize("opponents", ["network", "mixture"])
+def test_kept_priors_per_world_change_no_choice_and_ask_the_guide_less(opponents):
+    """In a pool of weighted worlds the same world and path reach the same position, so the priors a
+    node keeps per world give the same choices and root statistics as asking the guide every time."""
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    views = [SeatView(g, g.current) for g in _positions(4, seed=21, count=8)[4:]]
+    calls = {}
+    for cls in (ISMCTSAgent, _NoKeptPriors):
+        agent = cls(iterations=60, seed=5, worlds=8, inference="policy", c_puct=1.5,
+                    guide=_CountingGuide(net, temperature=3.0, opponents=opponents), leaf="value")
+        _CountingGuide.calls = 0
+        calls[cls] = ([(agent.act(v), dict(agent.last_visits)) for v in views], _CountingGuide.calls)
+    kept, fresh = calls[ISMCTSAgent], calls[_NoKeptPriors]
+    assert kept[0] == fresh[0]
+    assert kept[1] < fresh[1]
