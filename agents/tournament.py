@@ -585,16 +585,20 @@ def _lock_checkpoint(path: str | os.PathLike):
     return sink
 
 
-def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list[int]) -> dict[int, list]:
+def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list[int],
+                    repair: bool = True) -> dict[int, list]:
     """The finished deals of a tournament checkpoint (JSON Lines: a header, then one line per deal).
 
-    A last line cut short (a run stopped while writing it) is dropped, and the file truncated to the
-    lines before it; deals at or beyond ``len(seeds)`` are left out (a run of fewer deals).
+    A last line cut short (a run stopped while writing it) is dropped, and (with ``repair``) the file
+    truncated to the lines before it; deals at or beyond ``len(seeds)`` are left out (a run of fewer
+    deals).
 
     Args:
         path: the checkpoint file (it exists).
         header: the run's header (:data:`CHECKPOINT_FORMAT`, game, specs, seed, rounds, artifact deck).
         seeds: the run's deal seeds (:func:`deal_seeds`); each record must carry its deal's.
+        repair: make the file end cleanly for the next appended line (a reader that only reads, such as
+            ``docs/compare_checkpoints.py``, passes False and changes nothing).
 
     Returns:
         deal -> its game records (one per rotation, as :func:`play_deal` returns them).
@@ -657,6 +661,8 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
         seen.add(deal)
         if deal < len(seeds):
             done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, header["n_rounds"], where)
+    if not repair:
+        return done
     if cut_short:  # every line is sound: drop the partial one, so that the next line starts clean
         with open(path, "r+b") as f:
             f.truncate(len(data) - len(cut_short))

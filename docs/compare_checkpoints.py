@@ -20,30 +20,39 @@ import os
 import numpy as np
 
 
+#: Deal indices read from a checkpoint (:func:`agents.tournament.deal_seeds`): beyond any run's.
+MAX_DEALS = 100_000
+
+
 def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
-    """``(header, {deal: margin}, first agent's CPU ms per choice, the others' pooled)`` of a checkpoint.
+    """``(header, {deal: margin}, first agent's CPU ms per choice, the others' pooled)`` of a checkpoint,
+    read and checked by :func:`agents.tournament.read_checkpoint` (the file is not changed).
 
     Raises:
-        SystemExit: the file cannot be read or is not a tournament checkpoint (JSON Lines whose first
-            line's ``format`` names one).
+        SystemExit: the file cannot be read or is not a sound tournament checkpoint (the message says why).
     """
+    from agents.tournament import CheckpointError, deal_seeds, read_checkpoint
+
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
+        with open(path, "rb") as f:
+            first = f.readline()
+        header = json.loads(first.decode("utf-8"))
     except OSError as err:
         raise SystemExit(f"{path}: cannot read it ({err.strerror or err})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise SystemExit(f"{path}: not a seers eval --checkpoint file (not JSON Lines: {err})") from None
-    if not lines:
-        raise SystemExit(f"{path}: not a seers eval --checkpoint file (it is empty)")
-    header = lines[0]
-    if not isinstance(header, dict) or not str(header.get("format", "")).startswith("seers-tournament-checkpoint"):
-        raise SystemExit(f"{path}: not a seers eval --checkpoint file (first line: {str(header)[:80]})")
+    if not isinstance(header, dict) or not _is_seed(header.get("seed")):
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file (first line: {first[:80]!r})")
+    try:
+        deals = read_checkpoint(path, header, deal_seeds(header["seed"], MAX_DEALS), repair=False)
+    except CheckpointError as err:
+        raise SystemExit(f"{path}: {err}") from None
+    if not deals:
+        raise SystemExit(f"{path}: the checkpoint holds no finished deal")
     out: dict[int, float] = {}
     cpu = np.zeros(2)
     choices = np.zeros(2)
-    for entry in lines[1:]:
-        records = entry["records"]
+    for deal, records in deals.items():
         n = len(records[0]["agents"])
         totals = np.zeros(n)
         for rec in records:
@@ -53,9 +62,14 @@ def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
                 cpu[k] += rec["choice_cpu_s"][seat]
                 choices[k] += rec["choices"][seat]
         totals /= len(records)
-        out[int(entry["deal"])] = float(totals[0] - totals[1:].mean())
+        out[int(deal)] = float(totals[0] - totals[1:].mean())
     ms = 1000 * cpu / np.maximum(choices, 1)
     return header, out, float(ms[0]), float(ms[1])
+
+
+def _is_seed(value) -> bool:
+    """A tournament seed: an integer >= 0, not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def main() -> None:
