@@ -121,7 +121,10 @@ class ISMCTSAgent(Agent):
             ``"guide"`` (its most probable play).
         seed: seed of the agent's generator (determinizations, expansion order, random rollouts).
         guide: a :class:`SearchGuide`: PUCT over its priors instead of UCB1 over the heuristic's top plays.
-        leaf: with a guide, ``"value"`` (the guide's values at the new leaf) or ``"rollout"``.
+        leaf: with a guide, ``"value"`` (the guide's values at the new leaf), ``"rollout"`` or
+            ``"mixed"``: ``(1 - leaf_mix) * value + leaf_mix * rollout`` (AlphaGo's mixed leaf evaluation,
+            Silver et al., Nature 529, 2016).
+        leaf_mix: the rollout's weight in ``leaf="mixed"``, in [0, 1].
         c_puct: PUCT exploration constant (guided search).
         worlds: 0 (each iteration samples a new world, uniformly) or the size of a pool of sampled worlds,
             drawn once per decision and weighted by ``inference``; each iteration then searches a copy of
@@ -134,19 +137,22 @@ class ISMCTSAgent(Agent):
 
     Raises:
         ValueError: a non-positive budget, ``top_k < 1``, an unknown rollout policy or leaf, a leaf or
-            rollout that needs a guide without one, or ``c_puct`` not a finite number >= 0.
+            rollout that needs a guide without one, ``c_puct`` not a finite number >= 0, or ``leaf_mix``
+            not a number in [0, 1].
         TypeError: ``guide`` lacks ``priors`` or ``values``.
     """
 
     #: ``inference`` values
     INFERENCES = ("rules", "policy")
+    #: ``leaf`` values
+    LEAVES = ("rollout", "value", "mixed")
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, seconds: float | None = None, top_k: int = 6,
                  exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None,
                  guide: SearchGuide | None = None, leaf: str = "rollout", c_puct: float = 1.5,
-                 worlds: int = 0, inference: str = "rules"):
+                 worlds: int = 0, inference: str = "rules", leaf_mix: float = 0.5):
         super().__init__(seed)
         if seconds is not None and not (0 < seconds < math.inf):
             raise ValueError(f"seconds={seconds!r} must be a finite number > 0")
@@ -158,10 +164,12 @@ class ISMCTSAgent(Agent):
         if rollout not in rollouts:
             raise ValueError(f"rollout={rollout!r} is not one of {', '.join(map(repr, rollouts))}"
                              + ("" if guide is not None else " ('guide' needs a guide)"))
-        if leaf not in ("rollout", "value"):
-            raise ValueError(f"leaf={leaf!r} is not one of 'rollout', 'value'")
-        if leaf == "value" and guide is None:
-            raise ValueError("leaf='value' needs a guide (a SearchGuide giving values)")
+        if leaf not in self.LEAVES:
+            raise ValueError(f"leaf={leaf!r} is not one of {', '.join(map(repr, self.LEAVES))}")
+        if leaf != "rollout" and guide is None:
+            raise ValueError(f"leaf={leaf!r} needs a guide (a SearchGuide giving values)")
+        if isinstance(leaf_mix, bool) or not isinstance(leaf_mix, (int, float)) or not 0 <= leaf_mix <= 1:
+            raise ValueError(f"leaf_mix={leaf_mix!r} must be a number in [0, 1]")
         if guide is not None and not isinstance(guide, SearchGuide):
             raise TypeError(f"guide {type(guide).__name__} lacks priors(view) and values(game) (SearchGuide)")
         if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
@@ -177,6 +185,7 @@ class ISMCTSAgent(Agent):
         self.iterations, self.seconds, self.top_k = iterations, seconds, top_k
         self.exploration, self.rollout = exploration, rollout
         self.guide, self.leaf, self.c_puct = guide, leaf, float(c_puct)
+        self.leaf_mix = float(leaf_mix)
         self._parts: dict[str, tuple] = {}  # game name -> (ranker, greedy, play key, view class, scale)
         self.last_iterations = 0  # iterations run for the last move (for benchmarks)
         self.last_visits: dict = {}  # play key -> (visits, total reward) of the last move's root edges
@@ -304,17 +313,24 @@ class ISMCTSAgent(Agent):
         return path
 
     def _leaf_rewards(self, game: GameState, start_round: int, parts: tuple) -> list[float]:
-        """Each seat's reward of one iteration: its round score (or the guide's estimate) minus the mean
-        of the others', / the game's score scale."""
+        """Each seat's reward of one iteration: its round score (or the guide's estimate, or both mixed by
+        ``leaf_mix``) minus the mean of the others', / the game's score scale."""
         _, greedy, _, view_class, scale = parts
         n = game.n_players
-        if self.leaf == "value" and not game.game_over and game.round == start_round:
-            return [v / scale for v in self.guide.values(game)]
+        values = None
+        if self.leaf != "rollout" and not game.game_over and game.round == start_round:
+            values = [v / scale for v in self.guide.values(game)]
+            if self.leaf == "value":
+                return values
         while not game.game_over and game.round == start_round:
             game.apply(self._rollout_play(game, greedy, view_class))
         scores = game.round_scores[start_round]
         total = sum(scores)
-        return [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
+        rolled = [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
+        if values is None:
+            return rolled
+        mix = self.leaf_mix
+        return [(1.0 - mix) * v + mix * r for v, r in zip(values, rolled)]
 
     def _world_pool(self, view: SeatView, sampler: Any, rng: np.random.Generator) -> tuple[list, np.ndarray]:
         """``worlds`` sampled worlds and their normalised weights (``inference``; uniform when every

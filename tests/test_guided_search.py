@@ -302,6 +302,9 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     ("learned+search:5:worlds=8:opponents=", "bad opponents ''"),
     ("learned+search:5:worlds=8:opponents=mixture:opponents=network", "repeated option 'opponents=network'"),
     ("learned+search:5:worlds=8:/no/such/model.pt", "no play-scoring model at '/no/such/model.pt'"),
+    ("learned+search:5:leaf=deep", "bad leaf 'deep'"),
+    ("learned+search:5:leaf=", "bad leaf ''"),
+    ("learned+search:5:leaf=mixed:leaf=value", "repeated option 'leaf=value'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):
     with pytest.raises(ValueError, match=message) as err:
@@ -361,3 +364,69 @@ def test_kept_priors_per_world_change_no_choice_and_ask_the_guide_less(opponents
     kept, fresh = calls[ISMCTSAgent], calls[_NoKeptPriors]
     assert kept[0] == fresh[0]
     assert kept[1] < fresh[1]
+
+
+def test_mixed_leaf_is_the_value_at_weight_0_the_rollout_at_1_and_between_otherwise():
+    """``leaf="mixed"``: ``(1 - leaf_mix) * value + leaf_mix * rollout`` at each new leaf (AlphaGo)."""
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    g = _positions(4, seed=31, count=3)[2]
+    view = SeatView(g, g.current)
+
+    def search(**kw):
+        agent = ISMCTSAgent(iterations=40, seed=9, guide=NetworkGuide(net, temperature=3.0), **kw)
+        play = agent.act(view)
+        return play, agent.last_visits
+
+    value, rollout = search(leaf="value"), search(leaf="rollout")
+    assert search(leaf="mixed", leaf_mix=0.0) == value
+    assert search(leaf="mixed", leaf_mix=1) == rollout
+    half = search(leaf="mixed", leaf_mix=0.5)[1]
+    assert half != value[1] and half != rollout[1]
+
+
+class _LeafSpy(ISMCTSAgent):
+    """Records each leaf's value estimate and rollout result beside the mixed reward."""
+
+    def _leaf_rewards(self, game, start_round, parts):
+        probe = game.clone()
+        self.leaf, mixed = "value", None
+        value = super()._leaf_rewards(probe.clone(), start_round, parts)
+        self.leaf = "rollout"
+        rolled = super()._leaf_rewards(probe.clone(), start_round, parts)
+        self.leaf = "mixed"
+        mixed = super()._leaf_rewards(game, start_round, parts)
+        self.seen.append((value, rolled, mixed))
+        return mixed
+
+
+def test_mixed_leaf_rewards_are_the_weighted_sum_for_every_seat():
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    g = _positions(4, seed=32, count=2)[1]
+    agent = _LeafSpy(iterations=12, seed=1, guide=NetworkGuide(net), leaf="mixed", leaf_mix=0.3)
+    agent.seen = []
+    agent.act(SeatView(g, g.current))
+    assert len(agent.seen) == 12
+    for value, rolled, mixed in agent.seen:
+        assert len(mixed) == 4
+        assert mixed == pytest.approx([0.7 * v + 0.3 * r for v, r in zip(value, rolled)])
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, math.nan, True, "0.5"])
+def test_bad_leaf_mix_is_a_clear_error(bad):
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    with pytest.raises(ValueError, match="leaf_mix"):
+        ISMCTSAgent(guide=NetworkGuide(net), leaf="mixed", leaf_mix=bad)
+    with pytest.raises(ValueError, match="leaf='mixed' needs a guide"):
+        ISMCTSAgent(leaf="mixed")
+
+
+def test_spec_leaf_option_sets_the_leaf_evaluation_in_every_game(search_spec):
+    for spec, leaf in (("learned+search:5", "value"), ("learned+search:5:leaf=mixed", "mixed"),
+                       ("learned+search:5:leaf=ROLLOUT", "rollout"),
+                       ("learned+search:5:leaf=mixed:worlds=4:opponents=mixture", "mixed")):
+        agent = make_agent(spec, seed=1)
+        assert agent.leaf == leaf and agent.leaf_mix == 0.5
+    g = _positions(4, seed=33, count=1)[0]
+    view = SeatView(g, g.current)
+    assert make_agent("learned+search:6:leaf=mixed", seed=2).act(view) in view.legal_plays()
+    assert make_agent("learned+search:5:leaf=mixed", game="scout", seed=1).leaf == "mixed"

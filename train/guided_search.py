@@ -32,7 +32,7 @@ from seers_env.sparse_rows import sparse_affine_relu
 from .scoring_policy import DEFAULT_GAME, LearnedAgent, PlayScoringNet, _blas_one_thread, shared_scorer
 
 #: Leaf evaluations of :class:`GuidedSearchAgent`.
-LEAVES = ("value", "rollout")
+LEAVES = ("value", "rollout", "mixed")
 
 
 class NumpyValueHead:
@@ -244,7 +244,9 @@ class GuidedSearchAgent(ISMCTSAgent):
     Args:
         iterations, seconds: the budget per decision (as :class:`~agents.ismcts.ISMCTSAgent`).
         model: a model file path, ``(net, model_config)``, or ``None`` (the shipped models).
-        leaf: ``"value"`` (the network's value head) or ``"rollout"`` (to the round's end).
+        leaf: ``"value"`` (the network's value head), ``"rollout"`` (to the round's end) or ``"mixed"``
+            (both, the rollout weighted by ``leaf_mix``; :class:`~agents.ismcts.ISMCTSAgent`).
+        leaf_mix: the rollout's weight with ``leaf="mixed"``, in [0, 1].
         rollout: the rollout policy with ``leaf="rollout"``: ``"greedy"``, ``"random"`` or ``"guide"``.
         c_puct: PUCT exploration constant.
         center: centre the value head's seat values (:class:`NetworkGuide`).
@@ -270,7 +272,7 @@ class GuidedSearchAgent(ISMCTSAgent):
     def __init__(self, iterations: int = 200, seconds: float | None = None, model=None, leaf: str = "value",
                  rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, temperature: float = 3.0,
                  seed: int | None = None, game: str | None = None, worlds: int = 0, inference: str = "policy",
-                 floor: float = 0.1, opponents: str = "network"):
+                 floor: float = 0.1, opponents: str = "network", leaf_mix: float = 0.5):
         NetworkGuide.check_temperature(temperature)
         NetworkGuide.check_floor(floor)
         NetworkGuide.check_opponents(opponents)
@@ -280,7 +282,8 @@ class GuidedSearchAgent(ISMCTSAgent):
                              f"inference={inference!r})")
         self.learned = LearnedAgent(model, seed=seed, game=game)
         super().__init__(iterations=iterations, seconds=seconds, rollout=rollout, seed=seed,
-                         guide=_UNBOUND, leaf=leaf, c_puct=c_puct, worlds=worlds, inference=inference)
+                         guide=_UNBOUND, leaf=leaf, c_puct=c_puct, worlds=worlds, inference=inference,
+                         leaf_mix=leaf_mix)
         self.center, self.temperature, self.floor = center, float(temperature), float(floor)
         self.opponents = opponents
         #: the game this agent plays (:class:`agents.base.Agent`): its model's

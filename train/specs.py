@@ -95,7 +95,22 @@ def _spec_worlds(spec: str, option: str) -> int:
 
 
 #: The options of the ``learned+search`` spec after its budget.
-_SEARCH_OPTIONS = ("worlds", "opponents")
+_SEARCH_OPTIONS = ("worlds", "opponents", "leaf")
+
+
+def _spec_leaf(spec: str, option: str) -> str:
+    """The leaf evaluation of a spec's ``leaf=<value|rollout|mixed>`` option.
+
+    Raises:
+        ValueError: not one of :data:`train.guided_search.LEAVES`.
+    """
+    from .guided_search import LEAVES
+
+    text = option.partition("=")[2].strip().lower()
+    if text not in LEAVES:
+        raise ValueError(f"bad leaf {text!r} in agent spec {spec!r}: one of {', '.join(LEAVES)} (the value "
+                         f"head, a greedy rollout, or both averaged), e.g. learned+search:150:leaf=mixed")
+    return text
 
 
 def _spec_opponents(spec: str, option: str) -> str:
@@ -123,12 +138,14 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     round's plays (``inference="policy"``, Seers Catalog only; ``docs/guided_search.md``);
     ``opponents=mixture`` has that likelihood model each other seat as the network or as an ISMCTS
     player (``opponents=network``, the default: as the network; :class:`train.guided_search.NetworkGuide`).
-    The options come in either order, each at most once; text after the budget that names an existing file
+    ``leaf=mixed`` values each new leaf by the mean of the value head and a greedy rollout to the round's
+    end (``leaf=value``, the default: the value head alone; ``leaf=rollout``: the rollout alone).
+    The options come in any order, each at most once; text after the budget that names an existing file
     is read as the model path, not as an option.
 
     Raises:
-        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds`` or
-            ``opponents``, ``opponents`` without ``worlds``, an unknown or repeated ``name=value`` option,
+        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, ``opponents``
+            or ``leaf``, ``opponents`` without ``worlds``, an unknown or repeated ``name=value`` option,
             no such file, a game the learner does not serve, or a model of another game.
     """
     budget, _, rest = (arg or "").partition(":")
@@ -136,7 +153,7 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     if game not in LEARNED_GAMES:
         raise ValueError(f"agent spec {spec!r} plays {', '.join(LEARNED_GAMES[:-1])} and {LEARNED_GAMES[-1]}, "
                          f"not {game!r}")
-    from .guided_search import OPPONENT_MODELS, GuidedSearchAgent, parse_budget
+    from .guided_search import LEAVES, OPPONENT_MODELS, GuidedSearchAgent, parse_budget
 
     kwargs = parse_budget(spec, budget)
     path = rest
@@ -146,12 +163,15 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
         name = option.partition("=")[0].strip().lower()
         if name not in _SEARCH_OPTIONS or name in seen:
             raise ValueError(f"{'repeated' if name in seen else 'unknown'} option {option!r} in agent spec "
-                             f"{spec!r}: the options after the budget are worlds=<M> and "
-                             f"opponents=<{'|'.join(OPPONENT_MODELS)}>, each at most once, then optionally "
+                             f"{spec!r}: the options after the budget are worlds=<M>, "
+                             f"opponents=<{'|'.join(OPPONENT_MODELS)}> and leaf=<{'|'.join(LEAVES)}>, each at "
+                             f"most once, then optionally "
                              f"the model path, e.g. learned+search:150:worlds=64:opponents=mixture")
         seen.append(name)
         if name == "worlds":
             kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
+        elif name == "leaf":
+            kwargs["leaf"] = _spec_leaf(spec, option)
         else:
             kwargs["opponents"] = _spec_opponents(spec, option)
     if kwargs.keys() & {"worlds", "opponents"} and game != "seers_catalog":
