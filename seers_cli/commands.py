@@ -116,6 +116,7 @@ app.add_typer(bench_app, name="bench")
 COMMAND_MODULES = (
     "seers_cli.demo",
     "seers_cli.bench",
+    "seers_cli.search_bench",
     "seers_cli.env_cli",
     "seers_cli.eval_cmd",
     "seers_cli.train_cmd",
