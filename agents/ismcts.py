@@ -27,8 +27,9 @@ Science 362, 2018): ``Q + c_puct * P * sqrt(N) / (1 + n)``, with ``P`` the guide
 play among the seat's legal plays in that sample, ``N`` the visits of the node, ``n`` those of the edge
 and, for an edge never tried, ``Q`` the mean reward of the node's tried edges (first-play urgency; 0
 when none). The leaf is either valued by the guide (``leaf="value"``: each seat's expected round-score
-advantage) or rolled out as above (``leaf="rollout"``; ``rollout="guide"`` plays the guide's most
-probable play). Without a guide the search is exactly the plain SO-ISMCTS above (same seed, same
+advantage), rolled out as above (``leaf="rollout"``; ``rollout="guide"`` plays the guide's most
+probable play), or both, averaged with the rollout's weight ``leaf_mix`` (``leaf="mixed"``; AlphaGo's
+mixed evaluation, Silver et al., Nature 529, 2016). Without a guide the search is exactly the plain SO-ISMCTS above (same seed, same
 choices).
 
 **Weighted worlds.** With ``worlds=M`` the search samples a pool of ``M`` worlds once per decision,
@@ -41,6 +42,7 @@ Sturtevant, IJCAI 2009). ``worlds=0``, the default, samples a new, unweighted wo
 from __future__ import annotations
 
 import math
+import numbers
 import time
 
 from collections.abc import Sequence
@@ -53,6 +55,10 @@ from seers_env.protocol import GameState, SeatView
 
 from . import games as game_agents
 from .base import Agent
+
+
+#: The rollout's weight in a ``leaf="mixed"`` evaluation by default (AlphaGo's lambda).
+DEFAULT_LEAF_MIX = 0.5
 
 
 @runtime_checkable
@@ -91,10 +97,15 @@ class _Node:
 def top_indices(scores, k: int) -> list[int]:
     """Indices of the ``k`` highest of ``scores`` (a sequence of floats), best first, ties to the earlier
     index: the plays an ISMCTS tree node keeps (its ``top_k`` pruning). A stable sort of the negated
-    scores (numpy's ``kind="stable"``)."""
-    if len(scores) == 0:
-        return []
-    return np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")[:k].tolist()
+    scores (numpy's ``kind="stable"``).
+
+    Raises:
+        ValueError: ``scores`` is not one-dimensional.
+    """
+    values = np.asarray(scores, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"scores has shape {values.shape}; expected one score per play, (n,)")
+    return np.argsort(-values, kind="stable")[:k].tolist()
 
 
 def pool_weights(log_weights: np.ndarray) -> np.ndarray:
@@ -124,7 +135,8 @@ class ISMCTSAgent(Agent):
         leaf: with a guide, ``"value"`` (the guide's values at the new leaf), ``"rollout"`` or
             ``"mixed"``: ``(1 - leaf_mix) * value + leaf_mix * rollout`` (AlphaGo's mixed leaf evaluation,
             Silver et al., Nature 529, 2016).
-        leaf_mix: the rollout's weight in ``leaf="mixed"``, in [0, 1].
+        leaf_mix: the rollout's weight with ``leaf="mixed"``, a real number in [0, 1] (``None``:
+            :data:`DEFAULT_LEAF_MIX`); at 0 no rollout is played, at 1 the guide's values are not asked.
         c_puct: PUCT exploration constant (guided search).
         worlds: 0 (each iteration samples a new world, uniformly) or the size of a pool of sampled worlds,
             drawn once per decision and weighted by ``inference``; each iteration then searches a copy of
@@ -137,9 +149,9 @@ class ISMCTSAgent(Agent):
 
     Raises:
         ValueError: a non-positive budget, ``top_k < 1``, an unknown rollout policy or leaf, a leaf or
-            rollout that needs a guide without one, ``c_puct`` not a finite number >= 0, or ``leaf_mix``
-            not a number in [0, 1].
-        TypeError: ``guide`` lacks ``priors`` or ``values``.
+            rollout that needs a guide without one, ``c_puct`` not a finite number >= 0, ``leaf_mix``
+            outside [0, 1] or given with another leaf than ``"mixed"``.
+        TypeError: ``guide`` lacks ``priors`` or ``values``; ``leaf_mix`` is not a real number.
     """
 
     #: ``inference`` values
@@ -152,7 +164,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int = 200, seconds: float | None = None, top_k: int = 6,
                  exploration: float = 0.7, rollout: str = "greedy", seed: int | None = None,
                  guide: SearchGuide | None = None, leaf: str = "rollout", c_puct: float = 1.5,
-                 worlds: int = 0, inference: str = "rules", leaf_mix: float = 0.5):
+                 worlds: int = 0, inference: str = "rules", leaf_mix: float | None = None):
         super().__init__(seed)
         if seconds is not None and not (0 < seconds < math.inf):
             raise ValueError(f"seconds={seconds!r} must be a finite number > 0")
@@ -168,8 +180,15 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"leaf={leaf!r} is not one of {', '.join(map(repr, self.LEAVES))}")
         if leaf != "rollout" and guide is None:
             raise ValueError(f"leaf={leaf!r} needs a guide (a SearchGuide giving values)")
-        if isinstance(leaf_mix, bool) or not isinstance(leaf_mix, (int, float)) or not 0 <= leaf_mix <= 1:
-            raise ValueError(f"leaf_mix={leaf_mix!r} must be a number in [0, 1]")
+        if leaf_mix is not None:
+            if leaf != "mixed":
+                raise ValueError(f"leaf_mix={leaf_mix!r} weighs the rollout of leaf='mixed'; leaf={leaf!r} "
+                                 f"takes none")
+            if isinstance(leaf_mix, bool) or not isinstance(leaf_mix, numbers.Real):
+                raise TypeError(f"leaf_mix={leaf_mix!r} must be a real number in [0, 1], not "
+                                f"{type(leaf_mix).__name__}")
+            if not 0 <= leaf_mix <= 1:
+                raise ValueError(f"leaf_mix={leaf_mix!r} must be a number in [0, 1]")
         if guide is not None and not isinstance(guide, SearchGuide):
             raise TypeError(f"guide {type(guide).__name__} lacks priors(view) and values(game) (SearchGuide)")
         if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
@@ -185,7 +204,7 @@ class ISMCTSAgent(Agent):
         self.iterations, self.seconds, self.top_k = iterations, seconds, top_k
         self.exploration, self.rollout = exploration, rollout
         self.guide, self.leaf, self.c_puct = guide, leaf, float(c_puct)
-        self.leaf_mix = float(leaf_mix)
+        self.leaf_mix = DEFAULT_LEAF_MIX if leaf_mix is None else float(leaf_mix)
         self._parts: dict[str, tuple] = {}  # game name -> (ranker, greedy, play key, view class, scale)
         self.last_iterations = 0  # iterations run for the last move (for benchmarks)
         self.last_visits: dict = {}  # play key -> (visits, total reward) of the last move's root edges
@@ -317,10 +336,11 @@ class ISMCTSAgent(Agent):
         ``leaf_mix``) minus the mean of the others', / the game's score scale."""
         _, greedy, _, view_class, scale = parts
         n = game.n_players
+        mix = {"value": 0.0, "rollout": 1.0}.get(self.leaf, self.leaf_mix)
         values = None
-        if self.leaf != "rollout" and not game.game_over and game.round == start_round:
+        if mix < 1.0 and not game.game_over and game.round == start_round:
             values = [v / scale for v in self.guide.values(game)]
-            if self.leaf == "value":
+            if mix == 0.0:
                 return values
         while not game.game_over and game.round == start_round:
             game.apply(self._rollout_play(game, greedy, view_class))
@@ -329,8 +349,7 @@ class ISMCTSAgent(Agent):
         rolled = [(scores[seat] - (total - scores[seat]) / (n - 1)) / scale for seat in range(n)]
         if values is None:
             return rolled
-        mix = self.leaf_mix
-        return [(1.0 - mix) * v + mix * r for v, r in zip(values, rolled)]
+        return [(1.0 - mix) * v + mix * r for v, r in zip(values, rolled, strict=True)]
 
     def _world_pool(self, view: SeatView, sampler: Any, rng: np.random.Generator) -> tuple[list, np.ndarray]:
         """``worlds`` sampled worlds and their normalised weights (``inference``; uniform when every

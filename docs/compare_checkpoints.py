@@ -16,10 +16,13 @@ import argparse
 import json
 import math
 import os
+import stat
 
 import numpy as np
 
 
+#: The longest first line read (a run's header is a few hundred bytes).
+MAX_HEADER_BYTES = 65_536
 #: Deal indices read from a checkpoint (:func:`agents.tournament.deal_seeds`): beyond any run's.
 MAX_DEALS = 100_000
 
@@ -29,20 +32,26 @@ def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
     read and checked by :func:`agents.tournament.read_checkpoint` (the file is not changed).
 
     Raises:
-        SystemExit: the file cannot be read or is not a sound tournament checkpoint (the message says why).
+        SystemExit: the file cannot be read, is not a regular file (a pipe: it would be read twice), or is
+            not a sound tournament checkpoint (the message says why).
     """
     from agents.tournament import CheckpointError, deal_seeds, read_checkpoint
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SystemExit(f"{path}: not a regular file (a pipe or a device is read once, and a checkpoint "
+                             f"twice); save it to a file first")
         with open(path, "rb") as f:
-            first = f.readline()
+            first = f.readline(MAX_HEADER_BYTES)
         header = json.loads(first.decode("utf-8"))
     except OSError as err:
         raise SystemExit(f"{path}: cannot read it ({err.strerror or err})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SystemExit(f"{path}: not a seers eval --checkpoint file (not JSON Lines: {err})") from None
-    if not isinstance(header, dict) or not _is_seed(header.get("seed")):
-        raise SystemExit(f"{path}: not a seers eval --checkpoint file (first line: {first[:80]!r})")
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file (its first line is not a JSON "
+                         f"header: {type(err).__name__})") from None
+    problem = _header_problem(header)
+    if problem:
+        raise SystemExit(f"{path}: not a seers eval --checkpoint file ({problem})")
     try:
         deals = read_checkpoint(path, header, deal_seeds(header["seed"], MAX_DEALS), repair=False)
     except CheckpointError as err:
@@ -67,9 +76,23 @@ def margins(path: str) -> tuple[dict, dict[int, float], float, float]:
     return header, out, float(ms[0]), float(ms[1])
 
 
-def _is_seed(value) -> bool:
-    """A tournament seed: an integer >= 0, not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+def _header_problem(header) -> str:
+    """What is wrong with a checkpoint's first line (``""``: nothing), before the tournament's reader
+    checks its deals against it: the fields this script reads must have their run's types."""
+    if not isinstance(header, dict):
+        return f"its first line is a JSON {type(header).__name__}, not an object"
+    if not str(header.get("format", "")).startswith("seers-tournament-checkpoint"):
+        return "its first line names no seers-tournament-checkpoint format"
+    seed, specs, rounds = header.get("seed"), header.get("specs"), header.get("n_rounds")
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**128):
+        return f"seed {repr(seed)[:40]} is not an integer in 0..2**128"
+    if not (isinstance(specs, list) and 2 <= len(specs) <= 8 and all(isinstance(x, str) for x in specs)):
+        return "specs is not a list of 2 to 8 agent specs"
+    if not (rounds is None or (isinstance(rounds, int) and not isinstance(rounds, bool) and rounds >= 1)):
+        return f"n_rounds {repr(rounds)[:40]} is not an integer >= 1"
+    if not isinstance(header.get("game"), str):
+        return "game is not a name"
+    return ""
 
 
 def main() -> None:

@@ -81,6 +81,14 @@ def test_a_file_cut_short_is_read_without_changing_it(checkpoints, tmp_path):
     (b"not json\n", "not a seers eval --checkpoint file"),
     (b'{"a": 1}\n', "not a seers eval --checkpoint file"),
     (b"\xff\xfe\n", "not a seers eval --checkpoint file"),
+    (b"[" * 100_000 + b"\n", "not a seers eval --checkpoint file"),
+    (b'{"format": "seers-tournament-checkpoint-1", "seed": 1}\n', "specs is not a list"),
+    (b'{"format": "seers-tournament-checkpoint-1", "seed": 1, "specs": "abcd", "game": "seers_catalog"}\n',
+     "specs is not a list"),
+    (b'{"format": "seers-tournament-checkpoint-1", "seed": ' + b"9" * 5000 + b"}\n",
+     "not a seers eval --checkpoint file"),
+    (b'{"format": "seers-tournament-checkpoint-1", "seed": 1, "specs": ["a", "b"], "n_rounds": 0, '
+     b'"game": "seers_catalog"}\n', "n_rounds 0"),
 ])
 def test_files_that_are_not_checkpoints_are_refused_with_a_reason(checkpoints, tmp_path, content, message):
     bad = tmp_path / "bad.jsonl"
@@ -104,3 +112,11 @@ def test_files_of_other_seeds_or_the_same_file_twice_are_refused(checkpoints, tm
                    checkpoint=other)
     assert "differ in seed" in _compare(checkpoints["heuristic"], other).stderr
     assert "both arguments name" in _compare(checkpoints["heuristic"], checkpoints["heuristic"]).stderr
+
+
+def test_a_pipe_or_a_device_is_refused_with_a_reason(checkpoints):
+    done = subprocess.run(f"{sys.executable} {SCRIPT} <(cat {checkpoints['heuristic']}) {checkpoints['greedy']}",
+                          shell=True, executable="/bin/bash", capture_output=True, text=True, cwd=REPO,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert done.returncode == 1 and "not a regular file" in done.stderr
+    assert "not a regular file" in _compare("/dev/zero", checkpoints["greedy"]).stderr

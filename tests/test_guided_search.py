@@ -326,6 +326,8 @@ def test_spec_worlds_option_is_seers_catalog_only(search_spec):
         make_agent("learned+search:5:worlds=8", game="scout")
     with pytest.raises(ValueError, match=re.escape("use learned+search:5:m.pt for 'scout'")):
         make_agent("learned+search:5:worlds=8:m.pt", game="scout")
+    with pytest.raises(ValueError, match=re.escape("use learned+search:5:leaf=mixed for 'scout'")):
+        make_agent("learned+search:5:leaf=mixed:worlds=4", game="scout")
     for game in ("scout", "seals", "haggis"):  # not "give both" first: that would fail next
         with pytest.raises(ValueError, match=re.escape(f"only Seers Catalog's determinizer does; use "
                                                        f"learned+search:5 for '{game}'")):
@@ -411,13 +413,51 @@ def test_mixed_leaf_rewards_are_the_weighted_sum_for_every_seat():
         assert mixed == pytest.approx([0.7 * v + 0.3 * r for v, r in zip(value, rolled)])
 
 
-@pytest.mark.parametrize("bad", [-0.1, 1.5, math.nan, True, "0.5"])
-def test_bad_leaf_mix_is_a_clear_error(bad):
+@pytest.mark.parametrize("bad, kind", [(-0.1, ValueError), (1.5, ValueError), (math.nan, ValueError),
+                                       (True, TypeError), ("0.5", TypeError), ([0.5], TypeError)])
+def test_bad_leaf_mix_is_a_clear_error(bad, kind):
     net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
-    with pytest.raises(ValueError, match="leaf_mix"):
+    with pytest.raises(kind, match=re.escape(f"leaf_mix={bad!r}")):
         ISMCTSAgent(guide=NetworkGuide(net), leaf="mixed", leaf_mix=bad)
     with pytest.raises(ValueError, match="leaf='mixed' needs a guide"):
         ISMCTSAgent(leaf="mixed")
+    with pytest.raises(ValueError, match="leaf='value' takes none"):
+        ISMCTSAgent(guide=NetworkGuide(net), leaf="value", leaf_mix=0.3)
+
+
+def test_leaf_mix_takes_numpy_and_fraction_weights():
+    from fractions import Fraction
+
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    for weight in (np.float32(0.25), np.int64(1), Fraction(1, 4)):
+        assert ISMCTSAgent(guide=NetworkGuide(net), leaf="mixed", leaf_mix=weight).leaf_mix == float(weight)
+
+
+class _CountingValues(NetworkGuide):
+    """Counts the positions whose values are asked for."""
+
+    asked = 0
+
+    def values(self, game):
+        type(self).asked += 1
+        return super().values(game)
+
+
+def test_mixed_leaf_at_weight_0_plays_no_rollout_and_at_1_asks_no_value():
+    """At 0 the rollout (and its random draws) is skipped: the random-rollout search equals the value
+    leaf; at 1 the guide's values are never asked."""
+    net, _ = cached_policy(str(REPO / "train/models/learned_4p.pt"))
+    g = _positions(4, seed=34, count=2)[1]
+    view = SeatView(g, g.current)
+
+    def search(**kw):
+        agent = ISMCTSAgent(iterations=30, seed=4, rollout="random", guide=_CountingValues(net), **kw)
+        return agent.act(view), agent.last_visits
+
+    assert search(leaf="mixed", leaf_mix=0) == search(leaf="value")
+    _CountingValues.asked = 0
+    assert search(leaf="mixed", leaf_mix=1.0) == search(leaf="rollout")
+    assert _CountingValues.asked == 0
 
 
 def test_spec_leaf_option_sets_the_leaf_evaluation_in_every_game(search_spec):

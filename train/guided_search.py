@@ -15,7 +15,8 @@ unseen cards, one shared tree over play identities), given a :class:`NetworkGuid
   rewards do.
 
 ``leaf="rollout"`` instead finishes the round with the game's greedy agent (as plain ISMCTS) or with the
-network's most probable play (``rollout="guide"``). ``docs/guided_search.md`` gives the measurements
+network's most probable play (``rollout="guide"``); ``leaf="mixed"`` uses both, the rollout's result
+weighted by ``leaf_mix`` (AlphaGo's mixed evaluation: Silver et al., Nature 529, 2016). ``docs/guided_search.md`` gives the measurements
 that chose the default.
 """
 
@@ -246,8 +247,10 @@ class GuidedSearchAgent(ISMCTSAgent):
         model: a model file path, ``(net, model_config)``, or ``None`` (the shipped models).
         leaf: ``"value"`` (the network's value head), ``"rollout"`` (to the round's end) or ``"mixed"``
             (both, the rollout weighted by ``leaf_mix``; :class:`~agents.ismcts.ISMCTSAgent`).
-        leaf_mix: the rollout's weight with ``leaf="mixed"``, in [0, 1].
-        rollout: the rollout policy with ``leaf="rollout"``: ``"greedy"``, ``"random"`` or ``"guide"``.
+        leaf_mix: the rollout's weight with ``leaf="mixed"``, in [0, 1] (``None``: 1/2,
+            :data:`agents.ismcts.DEFAULT_LEAF_MIX`).
+        rollout: the rollout policy with ``leaf="rollout"`` or ``"mixed"``: ``"greedy"``, ``"random"`` or
+            ``"guide"``.
         c_puct: PUCT exploration constant.
         center: centre the value head's seat values (:class:`NetworkGuide`).
         temperature: the priors' softmax temperature (:class:`NetworkGuide`); the default, 3, and
@@ -261,8 +264,8 @@ class GuidedSearchAgent(ISMCTSAgent):
             (:class:`NetworkGuide`).
 
     Raises:
-        ValueError: a bad budget, leaf, rollout, ``c_puct``, ``worlds`` or ``inference`` (from
-            :class:`~agents.ismcts.ISMCTSAgent`); a bad ``temperature``, ``floor`` or ``opponents``
+        ValueError: a bad budget, leaf, rollout, ``c_puct``, ``leaf_mix``, ``worlds`` or ``inference``
+            (from :class:`~agents.ismcts.ISMCTSAgent`); a bad ``temperature``, ``floor`` or ``opponents``
             (:class:`NetworkGuide`; ``opponents="mixture"`` without ``worlds`` and
             ``inference="policy"``); the model's errors (:class:`~train.scoring_policy.LearnedAgent`).
     """
@@ -272,7 +275,7 @@ class GuidedSearchAgent(ISMCTSAgent):
     def __init__(self, iterations: int = 200, seconds: float | None = None, model=None, leaf: str = "value",
                  rollout: str = "greedy", c_puct: float = 1.5, center: bool = True, temperature: float = 3.0,
                  seed: int | None = None, game: str | None = None, worlds: int = 0, inference: str = "policy",
-                 floor: float = 0.1, opponents: str = "network", leaf_mix: float = 0.5):
+                 floor: float = 0.1, opponents: str = "network", leaf_mix: float | None = None):
         NetworkGuide.check_temperature(temperature)
         NetworkGuide.check_floor(floor)
         NetworkGuide.check_opponents(opponents)

@@ -130,8 +130,8 @@ def _spec_opponents(spec: str, option: str) -> str:
 
 
 def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "seers_catalog") -> Agent:
-    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:worlds=<M>``, then
-    ``:opponents=<model>``, then ``:<model.pt>`` after the budget: ISMCTS guided by the play-scoring model
+    """``learned+search:<iterations>`` (or ``:<seconds>s``), optionally ``:worlds=<M>``,
+    ``:opponents=<model>`` and ``:leaf=<value|rollout|mixed>``, then ``:<model.pt>`` after the budget: ISMCTS guided by the play-scoring model
     (:class:`train.guided_search.GuidedSearchAgent`; the shipped model of the table when no file is
     named), for every game the ``learned`` spec plays. ``worlds=<M>`` (1 to :data:`MAX_SPEC_WORLDS`)
     searches a pool of ``M`` sampled worlds per decision weighted by the policy's likelihood of the
@@ -175,7 +175,8 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
         else:
             kwargs["opponents"] = _spec_opponents(spec, option)
     if kwargs.keys() & {"worlds", "opponents"} and game != "seers_catalog":
-        plain = f"learned+search:{budget}" + (f":{path}" if path else "")
+        plain = (f"learned+search:{budget}" + (f":leaf={kwargs['leaf']}" if "leaf" in kwargs else "")
+                 + (f":{path}" if path else ""))
         raise ValueError(f"agent spec {spec!r}: worlds= and opponents= weigh worlds by replaying the round, "
                          f"which only Seers Catalog's determinizer does; use {plain} for {game!r}")
     if "opponents" in kwargs and "worlds" not in kwargs:
