@@ -17,6 +17,7 @@ import json
 import math
 import os
 import stat
+import textwrap
 
 import numpy as np
 
@@ -118,13 +119,19 @@ def main() -> None:
         low, high = s["ci"] or (math.nan, math.nan)
         return f"{label}: {s['mean_diff']:+.2f} [{low:+.2f}, {high:+.2f}]"
 
-    print(f"{len(deals)} deals of seed {ha.get('seed')} in both files; first agent minus the mean of the "
-          f"others, per game:")
-    for header, values, cpu, other in ((ha, a, cpu_a, other_a), (hb, b, cpu_b, other_b)):
-        print("  " + line(header["specs"][0], np.array([values[d] for d in deals])))
-        print(f"    CPU ms per decision: {cpu:,.0f} (the others pooled: {other:,.0f})")
-    print("  " + line("A minus B, same deals", np.array([a[d] - b[d] for d in deals])))
+    def ms(value: float) -> str:
+        return f"{value:,.0f}" if value >= 10 else f"{value:.2g}"
 
+    def say(text: str) -> None:
+        print(textwrap.fill(text, 80, subsequent_indent="    ", break_on_hyphens=False))
+
+    say(f"{len(deals)} deals of seed {ha.get('seed')} in both files; first agent minus the mean of the "
+        f"others, per game:")
+    for name, header, values, cpu, other in (("A", ha, a, cpu_a, other_a), ("B", hb, b, cpu_b, other_b)):
+        say(f"  {name}: {header['specs'][0]}")
+        say("    " + line("margin", np.array([values[d] for d in deals])) + f"; CPU ms per decision "
+            f"{ms(cpu)} (the others pooled: {ms(other)})")
+    say("  " + line("A minus B, same deals", np.array([a[d] - b[d] for d in deals])))
 
 if __name__ == "__main__":
     main()

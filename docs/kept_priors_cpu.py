@@ -14,6 +14,7 @@ every position (they must: the same world and path give the same position, hence
 from __future__ import annotations
 
 import argparse
+import textwrap
 import time
 
 
@@ -55,8 +56,9 @@ def main() -> None:
         results[label] = ((time.process_time() - start) / len(positions), plays)
         print(f"{label}: {1000 * results[label][0]:,.1f} ms per decision", flush=True)
     (kept, a), (fresh, b) = results["kept priors"], results["no kept priors"]
-    print(f"{args.spec}, {len(positions)} positions (seed {args.seed}): without / with kept priors "
-          f"{fresh / kept:.2f}x; the same plays at every position: {a == b}")
+    print(textwrap.fill(f"{args.spec}, {len(positions)} positions (seed {args.seed}): without / with kept "
+                        f"priors {fresh / kept:.2f}x; the same plays at every position: {a == b}", 80,
+                        subsequent_indent="  ", break_on_hyphens=False))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import textwrap
 
 import numpy as np
 
@@ -75,7 +76,7 @@ def main() -> None:
                 ns.append(len(legal))
                 ranks.append(order.index(index))
             g.apply(play)
-        print(f"round {r + 1}/{args.rounds}: {len(ns)} decisions with a choice", flush=True)
+        print(f"round {r + 1}/{args.rounds}: {len(ns)} decisions with a choice so far", flush=True)
     n, rank = np.array(ns), np.array(ranks)
     k = args.top_k
     print(f"\n{args.agent}, 4 players, {args.rounds} rounds (deals {args.seed}..{args.seed + args.rounds - 1}):")
@@ -91,8 +92,9 @@ def main() -> None:
         gain = (rank_log_likelihood(beta, n[inside], rank[inside], k)
                 - rank_log_likelihood(0.0, n[inside], rank[inside], k)) / max(int(inside.sum()), 1)
         edge = " (the grid's edge: the picks fit no decay)" if beta >= 4.0 else ""
-        print(f"    fitted beta {beta:.2f}{edge} (on the {int(inside.sum())} within the top {k}); "
-              f"log-likelihood over the uniform choice among them: {gain:+.3f} nats per decision")
+        print(textwrap.fill(f"fitted beta {beta:.2f}{edge} (on the {int(inside.sum())} within the top {k}); "
+                            f"log-likelihood over the uniform choice among them: {gain:+.3f} nats per "
+                            f"decision", 80, initial_indent="    ", subsequent_indent="      "))
 
 
 if __name__ == "__main__":

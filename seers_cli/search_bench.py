@@ -46,10 +46,11 @@ def search_positions(game: str, n_players: int, decisions: int, seed: int, n_rou
     return out
 
 
-def decision_cpu(spec: str, positions: list, game: str, seed: int) -> dict:
+def decision_cpu(spec: str, positions: list, game: str, seed: int,
+                 on_decision: Callable[[int], None] | None = None) -> dict:
     """CPU seconds (``time.process_time``) of ``spec``'s decisions at ``positions``: one agent (seed
     ``seed``) acts at each in turn, as in a game; a first decision, untimed, loads its model and compiled
-    code.
+    code. ``on_decision(done)`` is called after each timed decision (for progress).
 
     Returns:
         ``{"spec", "decisions", "mean_ms", "median_ms", "max_ms", "per_decision_ms": [float]}``.
@@ -70,6 +71,8 @@ def decision_cpu(spec: str, positions: list, game: str, seed: int) -> dict:
         start = time.process_time()
         agent.act(view)
         times.append(1000.0 * (time.process_time() - start))
+        if on_decision is not None:
+            on_decision(len(times))
     t = np.array(times)
     return {"spec": spec, "decisions": len(t), "mean_ms": float(t.mean()), "median_ms": float(np.median(t)),
             "max_ms": float(t.max()), "per_decision_ms": [round(x, 3) for x in times]}
@@ -90,6 +93,18 @@ def _decision_count(value: int) -> int:
     return value
 
 
+#: Seconds between progress lines while one agent decides.
+PROGRESS_EVERY_S = 10.0
+
+
+def _ratio(mine: float, base: float) -> str:
+    """``mine / base`` for the table: 3 significant digits, ``<0.001x`` below that, ``--`` for a base of 0."""
+    if base <= 0:
+        return "--"
+    ratio = mine / base
+    return "<0.001x" if ratio < 0.001 else f"{ratio:.3g}x"
+
+
 #: Agent specs longer than this are named ``agent <i>`` in the table, with a legend (80 columns).
 LABEL_WIDTH = 28
 
@@ -100,7 +115,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         agents: str = typer.Option("learned+search:800:worlds=64:opponents=mixture,ismcts:1500", metavar="SPECS",
                                    help="Comma-separated agent specs to time (as seers eval --agents)."),
         game: str = typer.Option("seers_catalog", metavar="GAME", help="seers_catalog, scout, seals or haggis."),
-        players: int = typer.Option(4, metavar="N", help="Players at the table."),
+        players: int = typer.Option(None, metavar="N", help="Players at the table (default: 4; Haggis and "
+                                                          "Seals 3, as seers play)."),
         decisions: int = typer.Option(24, callback=_decision_count, metavar="N",
                                       help="Positions with a choice, from the heuristic's play."),
         seed: int = typer.Option(0, callback=non_negative, metavar="SEED",
@@ -123,6 +139,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from .bench import check_json_path, write_bench_json
         from .tables import print_cells
 
+        from .play_cmd import DEFAULT_PLAYERS
+
+        if players is None:
+            players = DEFAULT_PLAYERS.get(game, 4)
         specs = [s.strip() for s in agents.split(",") if s.strip()]
         if not specs:
             raise typer.BadParameter("give one or more agent specs", param_hint="--agents")
@@ -137,21 +157,29 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         echo: Callable[[str], None] = typer.echo
         results = []
         start = time.perf_counter()
+        last_line = [time.perf_counter()]
         for i, spec in enumerate(specs):
+            def progress(done: int, i: int = i) -> None:
+                now = time.perf_counter()
+                if now - last_line[0] >= PROGRESS_EVERY_S and done < len(positions):
+                    last_line[0] = now
+                    echo(f"agent {i + 1}/{len(specs)}: {done}/{len(positions)} decisions "
+                         f"({now - start:,.0f} s so far)")
+
             try:
-                r = decision_cpu(spec, positions, game, seed)
+                r = decision_cpu(spec, positions, game, seed, on_decision=progress)
             except (ValueError, TypeError) as err:
                 raise typer.BadParameter(str(err), param_hint="--agents") from None
             results.append(r)
-            spent = time.perf_counter() - start
+            last_line[0] = time.perf_counter()
             echo(textwrap.fill(f"agent {i + 1}/{len(specs)}: {r['mean_ms']:,.1f} ms per decision "
-                               f"({spent:,.0f} s so far): {spec}", 80, subsequent_indent="  ",
+                               f"({last_line[0] - start:,.0f} s so far): {spec}", 80, subsequent_indent="  ",
                                break_on_hyphens=False))
         base = results[specs.index(baseline) if baseline else -1]
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         labels = [spec if len(spec) <= LABEL_WIDTH else f"agent {i + 1}" for i, spec in enumerate(specs)]
-        rows = [[label, f"{r['mean_ms']:,.1f}", f"{r['median_ms']:,.1f}", f"{r['max_ms']:,.0f}",
-                 f"{r['mean_ms'] / base['mean_ms']:.3g}x" if base["mean_ms"] > 0 else "--"]
+        rows = [[label, f"{r['mean_ms']:,.1f}", f"{r['median_ms']:,.1f}", f"{r['max_ms']:,.1f}",
+                 _ratio(r["mean_ms"], base["mean_ms"])]
                 for label, r in zip(labels, results)]
         base_label = labels[results.index(base)]
         print_cells({"title": f"CPU per decision, {game}, {players} players, {decisions} positions "
@@ -161,7 +189,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                      "legend": [f"{label}: {spec}" for label, spec in zip(labels, specs) if label != spec],
                      "caption": ["ms: CPU (process time) per decision with a choice, the same positions "
                                  f"for every agent; ratio: the mean over {base_label}'s. It depends on the "
-                                 f"machine and its load; the ratio far less."]})
+                                 f"machine and its load; the ratio far less, but on the positions: these "
+                                 f"are the heuristic's, and a tournament's agents reach others (its CPU "
+                                 f"line is the one to match)."]})
         if json_path:
             write_bench_json(json_path, "search", {"agents": specs, "game": game, "players": players,
                                                    "decisions": decisions, "seed": seed,

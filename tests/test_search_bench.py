@@ -65,3 +65,20 @@ def test_long_specs_are_named_by_number_with_a_legend():
     assert result.exit_code == 0, result.output
     assert max(map(len, result.output.splitlines())) <= 80
     assert "| agent 1 " in result.output and f"agent 1: {spec}" in result.output
+
+
+def test_progress_lines_come_while_an_agent_decides(monkeypatch):
+    import seers_cli.search_bench as search_bench
+
+    monkeypatch.setattr(search_bench, "PROGRESS_EVERY_S", 0.0)
+    result = CliRunner().invoke(app, ["bench", "search", "--agents", "greedy,ismcts:4", "--decisions", "3"])
+    assert result.exit_code == 0, result.output
+    assert "agent 1/2: 1/3 decisions" in result.output and "agent 2/2: 2/3 decisions" in result.output
+
+
+def test_haggis_and_seals_default_to_three_players():
+    for game in ("haggis", "seals"):
+        result = CliRunner().invoke(app, ["bench", "search", "--game", game, "--agents", "greedy",
+                                          "--decisions", "2"])
+        assert result.exit_code == 0, result.output
+        assert f"{game}, 3 players" in result.output
