@@ -158,6 +158,8 @@ class ISMCTSAgent(Agent):
     INFERENCES = ("rules", "policy")
     #: ``leaf`` values
     LEAVES = ("rollout", "value", "mixed")
+    #: the rollout's weight in a leaf's reward, by ``leaf`` (``"mixed"``: ``leaf_mix``)
+    _ROLLOUT_WEIGHT = {"value": 0.0, "rollout": 1.0}
 
     name = "ismcts"
 
@@ -336,7 +338,7 @@ class ISMCTSAgent(Agent):
         ``leaf_mix``) minus the mean of the others', / the game's score scale."""
         _, greedy, _, view_class, scale = parts
         n = game.n_players
-        mix = {"value": 0.0, "rollout": 1.0}.get(self.leaf, self.leaf_mix)
+        mix = self._ROLLOUT_WEIGHT.get(self.leaf, self.leaf_mix)
         values = None
         if mix < 1.0 and not game.game_over and game.round == start_round:
             values = [v / scale for v in self.guide.values(game)]

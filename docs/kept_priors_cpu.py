@@ -4,8 +4,9 @@ world (``agents.ismcts.ISMCTSAgent._descend_puct``), on the same positions, in t
     PYTHONPATH=$PWD python docs/kept_priors_cpu.py --spec learned+search:450:worlds=64:opponents=mixture \\
         --decisions 24 --seed 0
 
-The positions are ``seers bench search``'s (the heuristic's one-round 4-player games from ``--seed``).
-Each variant is one agent of the spec (seed ``--seed``) deciding at every position in turn; the variant
+The positions are ``seers bench search``'s (the heuristic's one-round 4-player games from ``--seed``),
+and so is the timing (``seers_cli.search_bench.decision_cpu``): each variant is one agent of the spec
+(seed ``--seed``) deciding at every position in turn, after an untimed first decision; the variant
 without kept priors asks the network at every visit of a node, as the search did before. Prints each
 variant's mean CPU (process time) per decision, their ratio, and whether the two chose the same play at
 every position (they must: the same world and path give the same position, hence the same priors).
@@ -15,14 +16,12 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-import time
 
 
 def main() -> None:
     from agents.ismcts import ISMCTSAgent
     from agents.specs import make_agent
-    from seers_cli.search_bench import search_positions
-    from seers_env.view import SeatView
+    from seers_cli.search_bench import decision_cpu, search_positions
 
     ap = argparse.ArgumentParser(description="The search's CPU per decision with and without kept priors.")
     ap.add_argument("--spec", default="learned+search:450:worlds=64:opponents=mixture",
@@ -41,25 +40,18 @@ def main() -> None:
         agent._descend_puct = descend
         return agent
 
-    results = {}
-    for label, build in (("kept priors", lambda: make_agent(args.spec, seed=args.seed)),
-                         ("no kept priors", lambda: without(make_agent(args.spec, seed=args.seed)))):
-        agent = build()
-        if not getattr(agent, "worlds", 0):
-            raise SystemExit(f"--spec {args.spec!r} has no worlds=<M>: nothing is kept without a pool")
-        first = positions[0].clone()
-        agent.act(SeatView(first, first.current))  # loads the model: untimed
-        agent = build()
-        plays, start = [], time.process_time()
-        for state in positions:
-            plays.append(agent.act(SeatView(state.clone(), state.current)).identity())
-        results[label] = ((time.process_time() - start) / len(positions), plays)
-        print(f"{label}: {1000 * results[label][0]:,.1f} ms per decision", flush=True)
-    (kept, a), (fresh, b) = results["kept priors"], results["no kept priors"]
+    first = make_agent(args.spec, seed=args.seed)
+    if not getattr(first, "worlds", 0):
+        raise SystemExit(f"--spec {args.spec!r} has no worlds=<M>: nothing is kept without a pool")
+    kept = decision_cpu(args.spec, positions, "seers_catalog", args.seed, agent=first)
+    print(f"kept priors: {kept['mean_ms']:,.1f} ms per decision", flush=True)
+    fresh = decision_cpu(args.spec, positions, "seers_catalog", args.seed,
+                         agent=without(make_agent(args.spec, seed=args.seed)))
+    print(f"no kept priors: {fresh['mean_ms']:,.1f} ms per decision", flush=True)
     print(textwrap.fill(f"{args.spec}, {len(positions)} positions (seed {args.seed}): without / with kept "
-                        f"priors {fresh / kept:.2f}x; the same plays at every position: {a == b}", 80,
-                        subsequent_indent="  ", break_on_hyphens=False))
-
+                        f"priors {fresh['mean_ms'] / kept['mean_ms']:.2f}x; the same plays at every position: "
+                        f"{kept['plays'] == fresh['plays']}", 80, subsequent_indent="  ",
+                        break_on_hyphens=False))
 
 if __name__ == "__main__":
     main()

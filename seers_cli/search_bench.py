@@ -11,10 +11,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import numpy as np
+from typing import TYPE_CHECKING
+
 import typer
 
 from .errors import non_negative
+
+if TYPE_CHECKING:
+    from agents.base import Agent
 
 
 def search_positions(game: str, n_players: int, decisions: int, seed: int, n_rounds: int = 1) -> list:
@@ -47,35 +51,44 @@ def search_positions(game: str, n_players: int, decisions: int, seed: int, n_rou
 
 
 def decision_cpu(spec: str, positions: list, game: str, seed: int,
-                 on_decision: Callable[[int], None] | None = None) -> dict:
+                 on_decision: Callable[[int], None] | None = None,
+                 agent: Agent | None = None) -> dict:
     """CPU seconds (``time.process_time``) of ``spec``'s decisions at ``positions``: one agent (seed
     ``seed``) acts at each in turn, as in a game; a first decision, untimed, loads its model and compiled
-    code. ``on_decision(done)`` is called after each timed decision (for progress).
+    code. ``on_decision(done)`` is called after each timed decision (for progress). ``agent``: time this
+    agent instead of a new one of ``spec`` (a variant no spec names; ``spec`` then only labels it).
 
     Returns:
-        ``{"spec", "decisions", "mean_ms", "median_ms", "max_ms", "per_decision_ms": [float]}``.
+        ``{"spec", "decisions", "mean_ms", "median_ms", "max_ms", "per_decision_ms": [float],
+        "plays": [str]}`` (``plays``: each play chosen, by the game's play identity).
 
     Raises:
         ValueError: a bad agent spec (``agents.specs.make_agent``'s message).
     """
+    import numpy as np
+
+    from agents.games import play_key
     from agents.specs import make_agent
     from seers_env.games import game_spec
 
     view_class = game_spec(game).view_class()
-    agent = make_agent(spec, seed=seed, game=game)
+    key = play_key(game)
+    if agent is None:
+        agent = make_agent(spec, seed=seed, game=game)
     first = positions[0].clone()
     agent.act(view_class(first, first.current))
-    times = []
+    times, plays = [], []
     for state in positions:
         view = view_class(state.clone(), state.current)
         start = time.process_time()
-        agent.act(view)
+        play = agent.act(view)
         times.append(1000.0 * (time.process_time() - start))
+        plays.append(str(key(play)))
         if on_decision is not None:
             on_decision(len(times))
     t = np.array(times)
     return {"spec": spec, "decisions": len(t), "mean_ms": float(t.mean()), "median_ms": float(np.median(t)),
-            "max_ms": float(t.max()), "per_decision_ms": [round(x, 3) for x in times]}
+            "max_ms": float(t.max()), "per_decision_ms": [round(x, 3) for x in times], "plays": plays}
 
 
 #: The most positions ``seers bench search`` takes.
@@ -137,9 +150,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         import textwrap
 
         from .bench import check_json_path, write_bench_json
-        from .tables import print_cells
-
         from .play_cmd import DEFAULT_PLAYERS
+        from .tables import print_cells
 
         if players is None:
             players = DEFAULT_PLAYERS.get(game, 4)
