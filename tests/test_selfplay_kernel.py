@@ -85,3 +85,20 @@ def test_actor_bench_starts_from_the_given_model(monkeypatch, tmp_path):
     assert all(torch.equal(v, expected[k]) for k, v in net.state_dict().items())
     with pytest.raises(ValueError):  # a 3-player model refused at 4 players
         train.bench.selfplay_actor_throughput(0.01, n_players=4, games_in_flight=2, init_model=str(path))
+
+
+def test_a_search_baseline_plays_its_seats_reproducibly_and_is_not_trained_on():
+    """An ``ismcts:<n>`` baseline (``seers train --baseline ismcts:50``) plays on Game objects, seeded from
+    the actor's generator: the same seed gives the same rollouts, and its seats' plays are not in them."""
+    cfg = SelfPlayConfig(n_players=3, games_in_flight=2, baseline="ismcts:3", baseline_seats=0.5,
+                         hidden=32, embed=16)
+    torch.manual_seed(0)
+    net = PlayScoringNet(cfg.net_config())
+    first, second = Actor(cfg, 5, net), Actor(cfg, 5, net)
+    assert not first.on_kernel and type(first.baseline_agent).__name__ == "ISMCTSAgent"
+    a, b = first.collect(), second.collect()
+    for name in _FIELDS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert 0 < len(a) < first.decisions  # the baseline's and forced plays are counted, not trained on
+    other = Actor(cfg, 6, net).collect()
+    assert not np.array_equal(a.actions, other.actions) or len(a) != len(other)
