@@ -931,14 +931,15 @@ def difference_stats(diff: np.ndarray, single: str = "n/a") -> dict[str, Any]:
 
 
 def seat_differences(result: TournamentResult, baseline_spec: str, workers: int = 2,
-                     artifact_deck: tuple[str, ...] | None = None) -> dict[str, Any]:
+                     artifact_deck: tuple[str, ...] | None = None, progress: bool = False) -> dict[str, Any]:
     """Each agent's score minus what ``baseline_spec`` scores in the same seats of the same deals.
 
     :func:`paired_differences` compares two agents *at one table*, where an agent also changes its
     neighbours' scores (the seat after a strong player often gains). This answers "what if the baseline
     had sat there instead": it plays the same deals (same seed, so the same cards) with ``baseline_spec``
     in every seat, and per deal subtracts the mean seat score of that table from each agent's mean over
-    the seat rotations; mean and Student-t 95% interval over deals, 'tie' when it holds 0.
+    the seat rotations; mean and Student-t 95% interval over deals, 'tie' when it holds 0. ``progress``
+    shows that table's progress as :func:`run_tournament` does.
 
     Returns: plain data ``{"baseline_table": spec, "deals": D, "confidence": 0.95, "method": ...,
     "agents": {label: {"mean_diff", "ci" (None for D < 2), "sd", "verdict"}}}``.
@@ -947,7 +948,7 @@ def seat_differences(result: TournamentResult, baseline_spec: str, workers: int 
         ValueError: a bad ``baseline_spec`` (nothing is run).
     """
     table = run_tournament([baseline_spec] * result.n_players, result.deals, seed=result.seed,
-                           workers=workers, n_rounds=result.n_rounds, progress=False,
+                           workers=workers, n_rounds=result.n_rounds, progress=progress,
                            artifact_deck=artifact_deck, game=result.game)
     base: dict[int, list[float]] = {}
     for g in table.games:

@@ -150,8 +150,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(timing)
         seat = None
         if seat_baseline.strip():
+            if progress:
+                typer.echo(f"same seats: the same deals with {seat_baseline.strip()} in every seat ...")
             try:
-                seat = seat_differences(result, seat_baseline.strip(), workers=workers, artifact_deck=deck)
+                seat = seat_differences(result, seat_baseline.strip(), workers=workers, artifact_deck=deck,
+                                        progress=progress)
             except ValueError as err:
                 raise typer.BadParameter(str(err), param_hint="--seat-baseline") from None
             typer.echo("")
