@@ -1,0 +1,355 @@
+"""Expert iteration: distil the network-guided search back into the play-scoring network.
+
+The guided search (``learned+search``, :mod:`train.guided_search`) plays better than the network that
+guides it (``docs/guided_search.md``). Here every seat of whole games is played by that search; at each
+decision with a choice we keep what the network sees (the state row and the legal plays' rows) and the
+search's root visit counts over the legal plays. The network is then fitted to the visit distribution
+(soft cross-entropy, the policy target of AlphaZero, Silver et al. 2018, and of expert iteration,
+Anthony, Tian and Barber, NeurIPS 2017), starting from the model that guided the search, with its own
+logits and values on the same decisions as anchors (a KL term to the start policy and a squared error
+to the start values) so that a few thousand decisions move the policy toward the search without
+forgetting the rest. The value anchor keeps the value head that the search's leaves use.
+
+Usage::
+
+    python -m train.search_distill --players 4 --minutes 50 --seed 41 --out runs/seers4p_exit
+
+writes ``OUT/shard-<k>.npz`` (the decisions of worker ``k``, rewritten every few minutes so that a cut-off
+run keeps them), ``OUT/model.pt`` (a ``learned:`` model file) and ``OUT/summary.json``; ``--data OUT``
+fits on the shards already there without collecting. Every hyperparameter is a flag (``--help``).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Annotated, Optional
+
+import numpy as np
+import typer
+
+#: The default search: the strongest measured at about 0.5 s of CPU per decision (docs/guided_search.md).
+DEFAULT_SEARCH = "learned+search:150:worlds=64:opponents=mixture:leaf=mixed"
+
+
+@dataclass
+class SearchData:
+    """Decisions of the search with their root visit counts, one row per decision with a choice.
+
+    Attributes:
+        states: float32 ``(N, state_dim)``; hidden: float32 ``(N, privileged_dim)`` (every hand, for the
+            privileged critic); plays: float32 ``(R, play_dim [+ 1])`` (:func:`train.scoring_policy.
+            play_rows` of the network's configuration); offsets: int64 ``(N + 1,)``, decision ``i``'s rows
+            are ``plays[offsets[i]:offsets[i + 1]]``;
+        visits: float32 ``(R,)``, the search's root visits of each legal play (0 for plays never tried);
+        chosen: int64 ``(N,)``, the play the search made, an index within its decision.
+    """
+
+    states: np.ndarray
+    hidden: np.ndarray
+    plays: np.ndarray
+    offsets: np.ndarray
+    visits: np.ndarray
+    chosen: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.chosen)
+
+
+def _pack(states, hidden, plays, visits, chosen, adapter) -> SearchData:
+    offsets = np.zeros(len(chosen) + 1, np.int64)
+    offsets[1:] = np.cumsum([len(p) for p in plays])
+    if not chosen:
+        return SearchData(np.zeros((0, adapter.state_dim), np.float32),
+                          np.zeros((0, adapter.privileged_dim), np.float32),
+                          np.zeros((0, 1), np.float32), offsets, np.zeros(0, np.float32), np.zeros(0, np.int64))
+    return SearchData(np.stack(states), np.stack(hidden), np.concatenate(plays), offsets,
+                      np.concatenate(visits).astype(np.float32), np.asarray(chosen, np.int64))
+
+
+def save_data(data: SearchData, path: str) -> None:
+    """Write ``data`` to ``path`` (``.npz``) atomically (a temporary file, then a rename)."""
+    tmp = path + ".tmp.npz"
+    np.savez_compressed(tmp, **{k: getattr(data, k) for k in SearchData.__dataclass_fields__})
+    os.replace(tmp, path)
+
+
+class SearchDataError(ValueError):
+    """A shard that is not an ``.npz`` of :class:`SearchData`'s numeric arrays, or whose shapes disagree."""
+
+
+def load_data(path: str) -> SearchData:
+    """A shard written by :func:`save_data`, read without unpickling anything.
+
+    Raises:
+        SearchDataError: not a readable ``.npz`` of numeric arrays, a missing array, or shapes and offsets
+            that do not make decisions (the message names the file).
+    """
+    names = SearchData.__dataclass_fields__
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in names if k not in getattr(z, "files", ())]
+            if missing:
+                raise SearchDataError(f"{path!r} lacks the arrays {', '.join(missing)}")
+            d = SearchData(**{k: z[k] for k in names})
+    except SearchDataError:
+        raise
+    except Exception as err:
+        raise SearchDataError(f"{path!r} is not a readable .npz of numeric arrays ({type(err).__name__}: "
+                              f"{err})") from None
+    n, off = len(d.chosen), d.offsets
+    ok = (d.states.ndim == 2 and d.hidden.ndim == 2 and d.plays.ndim == 2 and off.ndim == 1
+          and len(d.states) == n == len(d.hidden) and len(off) == n + 1 and (n == 0 or off[0] == 0)
+          and bool(np.all(np.diff(off) >= 2)) and off[-1] == len(d.plays) == len(d.visits)
+          and bool(np.all((d.chosen >= 0) & (d.chosen < np.diff(off)))))
+    if not ok:
+        raise SearchDataError(f"{path!r}: the arrays' shapes or offsets do not make decisions (see SearchData)")
+    return d
+
+
+def concat(parts: list[SearchData]) -> SearchData:
+    """One :class:`SearchData` from several (offsets renumbered)."""
+    parts = [p for p in parts if len(p)]
+    offs, rows = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        offs.append(p.offsets[1:] + rows)
+        rows += int(p.offsets[-1])
+    cat = np.concatenate
+    return SearchData(cat([p.states for p in parts]), cat([p.hidden for p in parts]),
+                      cat([p.plays for p in parts]), cat(offs), cat([p.visits for p in parts]),
+                      cat([p.chosen for p in parts]))
+
+
+def collect(model: str, n_players: int, search: str, seconds: float, seed: int, shard: str,
+            save_every: float = 300.0, report_every: float = 0.0) -> int:
+    """Whole games with ``search`` (an agent spec; the model ``learned+search`` loads) in every seat
+    until ``seconds`` of wall time have passed, written to ``shard`` every ``save_every`` seconds and at
+    the end. Returns the decisions recorded.
+
+    Raises:
+        ValueError: a bad agent spec or a model that does not fit the table (from ``agents.make_agent``).
+    """
+    from agents.specs import make_agent
+    from agents.games import play_key
+
+    from .game_adapters import game_adapter
+    from .scoring_policy import load_policy
+
+    net, config = load_policy(model)
+    adapter = game_adapter(config.game)
+    prior = net.cfg.heuristic_prior
+    rng = np.random.default_rng(seed)
+    seats = [make_agent(search, seed=int(rng.integers(2**31)), game=config.game) for _ in range(n_players)]
+    key = play_key(config.game)
+    table = adapter.game_config(n_players, config.artifact_deck)
+    states, hidden, plays, visits, chosen = [], [], [], [], []
+    t0 = last_save = last_report = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        game = adapter.new_game(table, int(rng.integers(2**62)))
+        while not game.game_over and time.perf_counter() - t0 < seconds:
+            seat = game.current
+            view = adapter.seat_view(game, seat)
+            legal = game.legal_plays()
+            agent = seats[seat]
+            play = agent.act(view)
+            if len(legal) > 1:
+                root = agent.last_visits
+                states.append(adapter.encode_state(view))
+                plays.append(adapter.play_rows(view, legal, prior))
+                hidden.append(adapter.privileged(game, seat))
+                visits.append(np.array([root.get(key(p), (0, 0.0))[0] for p in legal], np.float32))
+                chosen.append(legal.index(play))
+            game.apply(play)
+            now = time.perf_counter()
+            if now - last_save >= save_every:
+                save_data(_pack(states, hidden, plays, visits, chosen, adapter), shard)
+                last_save = now
+            if report_every > 0 and now - last_report >= report_every:
+                last_report = now
+                print(f"  {len(chosen):,} decisions of this process in {now - t0:.0f} s "
+                      f"({len(chosen) / (now - t0):.1f}/s), {max(0.0, seconds - (now - t0)) / 60:.0f} min left",
+                      flush=True)
+    save_data(_pack(states, hidden, plays, visits, chosen, adapter), shard)
+    return len(chosen)
+
+
+def _collect_job(args):
+    return collect(*args)
+
+
+def fit(data: SearchData, model: str, epochs: int, lr: float, minibatch: int, kl_weight: float,
+        value_weight: float, holdout: float, seed: int, sharpen: float = 1.0, log=print):
+    """Fine-tunes the model at ``model`` toward the visit distributions of ``data`` (module docstring).
+
+    The last ``holdout`` fraction of decisions (by recording order, so whole games stay together mostly)
+    is held out; the epoch with the lowest held-out soft cross-entropy is kept. The target of a decision is
+    its visits raised to ``sharpen`` (1: the visit distribution; larger: nearer the most visited play),
+    normalised. Returns
+    ``(net, config, stats)``; ``stats`` holds, per split, the soft cross-entropy and how often the
+    network's greedy play is the search's most visited play, before and after.
+    """
+    import copy
+
+    import torch
+
+    from .scoring_policy import load_policy, segment_log_softmax
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net, config = load_policy(model)
+    ref = copy.deepcopy(net).eval()
+    n = len(data)
+    n_val = max(1, int(round(n * holdout)))
+    train_idx, val_idx = np.arange(n - n_val), np.arange(n - n_val, n)
+    sizes = np.diff(data.offsets)
+    powered = data.visits.astype(np.float64) ** sharpen  # AlphaZero's visits^(1/temperature)
+    target_all = (powered / np.repeat(np.add.reduceat(powered, data.offsets[:-1]), sizes)).astype(np.float32)
+
+    def batch(idx):
+        rows = np.concatenate([np.arange(data.offsets[i], data.offsets[i + 1]) for i in idx])
+        seg = torch.from_numpy(np.repeat(np.arange(len(idx)), sizes[idx]))
+        return (torch.from_numpy(data.states[idx]), torch.from_numpy(data.plays[rows]), seg,
+                torch.from_numpy(data.hidden[idx]), torch.from_numpy(target_all[rows]),
+                torch.from_numpy(data.visits[rows]))
+
+    def evaluate(m, idx) -> dict:
+        m.eval()
+        ce_sum = agree = 0.0
+        with torch.no_grad():
+            for start in range(0, len(idx), 1024):
+                part = idx[start:start + 1024]
+                states, rows, seg, hidden, target, visits = batch(part)
+                logits, _ = m(states, rows, seg, hidden)
+                logp = segment_log_softmax(logits, seg, len(part))
+                ce_sum += float(-(target * logp).sum())
+                top = torch.full((len(part),), -torch.inf).scatter_reduce(0, seg, logits, "amax")
+                most = torch.full((len(part),), -torch.inf).scatter_reduce(0, seg, visits, "amax")
+                pick_visits = torch.zeros(len(part)).index_add(
+                    0, seg, ((logits >= top[seg]) & (visits >= most[seg])).float())
+                agree += float((pick_visits > 0).sum())
+        return {"soft_ce": ce_sum / len(idx), "agrees_with_search": agree / len(idx)}
+
+    stats = {"train_before": evaluate(net, train_idx), "holdout_before": evaluate(net, val_idx)}
+    log(f"before: held-out soft cross-entropy {stats['holdout_before']['soft_ce']:.4f}, greedy play = "
+        f"search's most visited {stats['holdout_before']['agrees_with_search']:.1%}")
+    opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
+    best = (stats["holdout_before"]["soft_ce"], copy.deepcopy(net.state_dict()), 0)
+    for epoch in range(epochs):
+        net.train()
+        perm = rng.permutation(train_idx)
+        for start in range(0, len(perm), minibatch):
+            idx = np.sort(perm[start:start + minibatch])
+            states, rows, seg, hidden, target, _ = batch(idx)
+            logits, values = net(states, rows, seg, hidden)
+            with torch.no_grad():
+                ref_logits, ref_values = ref(states, rows, seg, hidden)
+                ref_p = segment_log_softmax(ref_logits, seg, len(idx)).exp()
+            logp = segment_log_softmax(logits, seg, len(idx))
+            ce = -(target * logp).sum() / len(idx)
+            kl = (ref_p * (ref_p.clamp_min(1e-12).log() - logp)).sum() / len(idx)
+            vl = (values - ref_values).pow(2).mean()
+            loss = ce + kl_weight * kl + value_weight * vl
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        held = evaluate(net, val_idx)
+        log(f"epoch {epoch + 1}/{epochs}: held-out soft cross-entropy {held['soft_ce']:.4f}, greedy play = "
+            f"search's most visited {held['agrees_with_search']:.1%}")
+        if held["soft_ce"] < best[0]:
+            best = (held["soft_ce"], copy.deepcopy(net.state_dict()), epoch + 1)
+    net.load_state_dict(best[1])
+    net.eval()
+    stats.update({"train_after": evaluate(net, train_idx), "holdout_after": evaluate(net, val_idx),
+                  "best_epoch": best[2], "train_decisions": len(train_idx), "holdout_decisions": len(val_idx)})
+    return net, config, stats
+
+
+def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).")] = 4,
+         model: Annotated[Optional[str], typer.Option(help="The model that guides the search and is "
+                                                          "fine-tuned (default: the shipped one).")] = None,
+         search: Annotated[str, typer.Option(help="The search agent spec in every seat (its model: "
+                                                  "--model).")] = DEFAULT_SEARCH,
+         minutes: Annotated[float, typer.Option(help="Wall minutes of collection.")] = 50.0,
+         workers: Annotated[int, typer.Option(help="Collection processes (one per core).")] = 2,
+         epochs: Annotated[int, typer.Option(help="Passes over the decisions.")] = 8,
+         lr: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-4,
+         minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 128,
+         kl_weight: Annotated[float, typer.Option(help="Weight of KL(start policy || new).")] = 0.5,
+         value_weight: Annotated[float, typer.Option(help="Weight of the squared error to the start "
+                                                          "values.")] = 1.0,
+         sharpen: Annotated[float, typer.Option(help="Exponent of the visits in the target (1: the visit "
+                                                     "distribution).")] = 1.0,
+         holdout: Annotated[float, typer.Option(help="Fraction of decisions held out to pick the "
+                                                     "epoch.")] = 0.1,
+         seed: Annotated[int, typer.Option(help="Seeds the games, the searches and the fit.")] = 41,
+         out: Annotated[str, typer.Option(help="Run folder.")] = "runs/search_distill",
+         data: Annotated[Optional[str], typer.Option(help="Fit on the shards of this run folder "
+                                                          "instead of collecting.")] = None) -> None:
+    """Distil the guided search into the play-scoring network (expert iteration).
+
+    Writes OUT/shard-*.npz, OUT/model.pt (agent spec learned:OUT/model.pt), OUT/summary.json.
+    """
+    from .scoring_policy import load_policy, save_policy, shipped_model_path
+
+    model = model or shipped_model_path(players)
+    if not 0 < holdout < 1:
+        raise typer.BadParameter(f"--holdout {holdout!r} is not allowed; use a fraction in (0, 1)")
+    for name, value in (("epochs", epochs), ("minibatch", minibatch), ("workers", workers)):
+        if value < 1:
+            raise typer.BadParameter(f"--{name} {value!r} is not allowed; use an integer >= 1")
+    for name, value in (("minutes", minutes), ("lr", lr), ("sharpen", sharpen)):
+        if not 0 < value < float("inf"):
+            raise typer.BadParameter(f"--{name} {value!r} is not allowed; use a finite number > 0")
+    for name, value in (("kl-weight", kl_weight), ("value-weight", value_weight)):
+        if not 0 <= value < float("inf"):
+            raise typer.BadParameter(f"--{name} {value!r} is not allowed; use a finite number >= 0")
+    net, config = load_policy(model)
+    if config.n_players != players:
+        raise typer.BadParameter(f"--model {model!r} plays {config.n_players} players, not --players {players}")
+    spec = f"{search}:{model}"
+    t0 = time.perf_counter()
+    folder = data or out
+    if data is None:
+        os.makedirs(out, exist_ok=True)
+        seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
+        jobs = [(model, players, spec, minutes * 60.0, s, os.path.join(out, f"shard-{k}.npz"), 300.0,
+                 60.0 if k == 0 else 0.0) for k, s in enumerate(seeds)]
+        print(f"collecting {minutes:g} min of {spec} in every seat, {workers} processes ...", flush=True)
+        if workers == 1:
+            counts = [_collect_job(jobs[0])]
+        else:
+            with get_context("spawn").Pool(workers) as pool:
+                counts = pool.map(_collect_job, jobs)
+        print(f"  {sum(counts):,} decisions in {time.perf_counter() - t0:.0f} s", flush=True)
+    shards = sorted(glob.glob(os.path.join(folder, "shard-*.npz")))
+    if not shards:
+        raise typer.BadParameter(f"no shard-*.npz in {folder!r}")
+    try:
+        d = concat([load_data(p) for p in shards])
+    except SearchDataError as err:
+        raise typer.BadParameter(str(err)) from None
+    print(f"fitting on {len(d):,} decisions from {len(shards)} shards", flush=True)
+    t1 = time.perf_counter()
+    net, config, stats = fit(d, model, epochs, lr, minibatch, kl_weight, value_weight, holdout, seed,
+                              sharpen)
+    path = os.path.join(out, "model.pt")
+    os.makedirs(out, exist_ok=True)
+    save_policy(net, config, path,
+                trained_with=f"train.search_distill --players {players} --model {model} --search {search} "
+                             f"--minutes {minutes:g} --epochs {epochs} --lr {lr} --kl-weight {kl_weight} "
+                             f"--value-weight {value_weight} --sharpen {sharpen:g} --seed {seed}")
+    summary = {"players": players, "model": model, "search": search, "decisions": len(d), "epochs": epochs,
+               "lr": lr, "minibatch": minibatch, "kl_weight": kl_weight, "value_weight": value_weight,
+               "sharpen": sharpen, "holdout": holdout, "seed": seed, "collect_s": t1 - t0, "fit_s": time.perf_counter() - t1,
+               **stats}
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    print(f"wrote {path} (agent spec learned:{path})")
+
+
+if __name__ == "__main__":
+    typer.run(main)
