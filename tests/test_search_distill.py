@@ -130,7 +130,7 @@ def test_shards_of_another_table_or_a_used_folder_are_refused(tmp_path, shards):
     folder.mkdir()
     save_data(SearchData(d.states, d.hidden, d.plays, d.offsets, d.visits, d.chosen, d.game, 3),
               str(folder / "shard-0.npz"))
-    result = CliRunner().invoke(app, ["--data", str(folder), "--out", str(tmp_path / "fit")])
+    result = CliRunner().invoke(app, ["--data", str(folder), "--players", "4", "--out", str(tmp_path / "fit")])
     assert result.exit_code == 2 and "at 3 players" in result.output, result.output
     assert not (tmp_path / "fit").exists()
     result = CliRunner().invoke(app, ["--out", str(folder), "--minutes", "0.01"])

@@ -232,7 +232,7 @@ def collect(model: str, n_players: int, search: str, seconds: float, seed: int, 
                 last_report = now
                 print(f"  {len(chosen):,} decisions of this process in {now - t0:.0f} s "
                       f"({len(chosen) / (now - t0):.1f}/s), {max(0.0, seconds - (now - t0)) / 60:.0f} min left",
-                      flush=True)
+                      flush=True)  # at most 80 columns up to a million decisions
     save_data(_pack(states, hidden, plays, visits, chosen, adapter, n_players), shard)
     return len(chosen)
 
@@ -299,8 +299,9 @@ def fit(data: SearchData, model: str, epochs: int, lr: float, minibatch: int, kl
         return {"soft_ce": ce_sum / len(idx), "agrees_with_search": agree / len(idx)}
 
     stats = {"train_before": evaluate(net, train_idx), "holdout_before": evaluate(net, val_idx)}
-    log(f"before: held-out soft cross-entropy {stats['holdout_before']['soft_ce']:.4f}, greedy play = "
-        f"search's most visited {stats['holdout_before']['agrees_with_search']:.1%}")
+    log(f"held out: soft cross-entropy (CE); how often the network's top play is the\n"
+        f"search's most visited\n  before: CE {stats['holdout_before']['soft_ce']:.4f}, top play = search's "
+        f"{stats['holdout_before']['agrees_with_search']:.1%}")
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
     best = (stats["holdout_before"]["soft_ce"], copy.deepcopy(net.state_dict()), 0)
     for epoch in range(epochs):
@@ -325,23 +326,29 @@ def fit(data: SearchData, model: str, epochs: int, lr: float, minibatch: int, kl
             loss.backward()
             opt.step()
         held = evaluate(net, val_idx)
-        log(f"epoch {epoch + 1}/{epochs}: held-out soft cross-entropy {held['soft_ce']:.4f}, greedy play = "
-            f"search's most visited {held['agrees_with_search']:.1%}")
+        log(f"  epoch {epoch + 1}/{epochs}: CE {held['soft_ce']:.4f}, top play = search's "
+            f"{held['agrees_with_search']:.1%}")
         if held["soft_ce"] < best[0]:
             best = (held["soft_ce"], copy.deepcopy(net.state_dict()), epoch + 1)
     net.load_state_dict(best[1])
     net.eval()
+    log(f"kept epoch {best[2]} (held-out CE {best[0]:.4f})" if best[2] else
+        "kept the start model: no epoch lowered the held-out CE")
     stats.update({"train_after": evaluate(net, train_idx), "holdout_after": evaluate(net, val_idx),
                   "best_epoch": best[2], "train_decisions": len(train_idx), "holdout_decisions": len(val_idx)})
     return net, config, stats
 
 
-def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).")] = 4,
+def main(players: Annotated[Optional[int], typer.Option(help="Players at the table (2..5); default 4, or "
+                                                         "the shards' with --data.", show_default=False)] = None,
          model: Annotated[Optional[str], typer.Option(help="The model that guides the search and is "
                                                           "fine-tuned (default: the shipped one).")] = None,
          search: Annotated[str, typer.Option(help="The search in every seat: a learned+search spec without "
-                                                  "a model (it gets --model), or ismcts:<n>.")] = DEFAULT_SEARCH,
-         minutes: Annotated[float, typer.Option(help="Wall minutes of collection.")] = 50.0,
+                                                  "a model (it gets --model), or ismcts:<n>; default "
+                                                  "learned+search:150 with worlds=64, opponents=mixture "
+                                                  "and leaf=mixed.", show_default=False)] = DEFAULT_SEARCH,
+         minutes: Annotated[float, typer.Option(help="Wall minutes of collection (the default run takes "
+                                                     "about 50 minutes and a minute or two to fit).")] = 50.0,
          decisions: Annotated[int, typer.Option(help="Stop each process after this many decisions (0: "
                                                      "only --minutes).")] = 0,
          workers: Annotated[int, typer.Option(help="Collection processes (one per core).")] = 2,
@@ -362,12 +369,23 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).
                                                           "instead of collecting.")] = None) -> None:
     """Distil the guided search into the play-scoring network (expert iteration).
 
-    Writes OUT/shard-*.npz, OUT/model.pt (agent spec learned:OUT/model.pt), OUT/summary.json.
+    Writes OUT/shard-*.npz, OUT/model.pt (agent spec learned:OUT/model.pt) and OUT/summary.json.
+
+    With --data, an OUT/model.pt already there is replaced.
+
+    The held-out decisions are the last of the last shard.
     """
     from agents.specs import make_agent
 
     from .scoring_policy import load_policy, save_policy, shipped_model_path
 
+    if players is None and data:  # the shards' table
+        found = sorted(glob.glob(os.path.join(data, "shard-*.npz")))
+        try:
+            players = load_data(found[0]).n_players if found else 4
+        except SearchDataError as err:
+            raise typer.BadParameter(str(err)) from None
+    players = 4 if players is None else players
     if not 2 <= players <= 5:
         raise typer.BadParameter(f"--players {players!r} is not allowed; the game is played by 2 to 5")
     if not 0 <= seed < 2**63:
@@ -417,7 +435,9 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).
         seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(workers)]
         jobs = [(model, players, spec, minutes * 60.0, s, os.path.join(out, f"shard-{k}.npz"), 300.0,
                  60.0 if k == 0 else 0.0, decisions) for k, s in enumerate(seeds)]
-        print(f"collecting {minutes:g} min of {spec} in every seat, {workers} processes ...", flush=True)
+        print(f"collecting for {minutes:g} min"
+              + (f" or {decisions:,} decisions a process" if decisions else "")
+              + f", {workers} process{'es' if workers > 1 else ''};\n  in every seat: {spec}", flush=True)
         if workers == 1:
             counts = [_collect_job(jobs[0])]
         else:
@@ -434,9 +454,11 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).
     widths = (net.cfg.state_dim, net.cfg.privileged_dim, net.cfg.play_dim + bool(net.cfg.heuristic_prior))
     if (d.game, d.n_players) != (config.game, players) or (d.states.shape[1], d.hidden.shape[1],
                                                             d.plays.shape[1]) != widths:
-        raise typer.BadParameter(f"the shards in {folder!r} are of {d.game!r} at {d.n_players} players, "
-                                 f"the model {model!r} of {config.game!r} at {players}"
-                                 + ("" if d.game != config.game else " (or other feature widths)"))
+        raise typer.BadParameter(
+            f"the shards in {folder!r} are of {d.game!r} at {d.n_players} players, the model {model!r} of "
+            f"{config.game!r} at {players}" + (f"; use --players {d.n_players} or that table's model"
+                                               if (d.game, d.n_players) != (config.game, players)
+                                               else "; their feature widths differ"))
     print(f"fitting on {len(d):,} decisions from {len(shards)} shards", flush=True)
     t1 = time.perf_counter()
     try:
@@ -453,7 +475,7 @@ def main(players: Annotated[int, typer.Option(help="Players at the table (2..5).
                              f"--epochs {epochs} --lr {lr} --minibatch {minibatch} --kl-weight {kl_weight} "
                              f"--value-weight {value_weight} --sharpen {sharpen:g} --holdout {holdout} "
                              f"--seed {seed}")
-    summary = {"players": players, "model": model, "search": search, "data": data, "decisions": len(d), "decisions_per_process": decisions,
+    summary = {"players": players, "model": model, "search": None if data else search, "data": data, "decisions": len(d), "decisions_per_process": decisions,
                "epochs": epochs, "lr": lr, "minibatch": minibatch, "kl_weight": kl_weight,
                "value_weight": value_weight, "sharpen": sharpen, "holdout": holdout, "seed": seed,
                "collect_s": t1 - t0, "fit_s": time.perf_counter() - t1, **stats}
