@@ -65,9 +65,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         rounds: int = typer.Option(4, metavar="N", help="Rounds in the game."),
     ) -> None:
         """Play a seeded Seers Catalog game between random players, move by move, then print the scores."""
-        from .play_cli import terminal_size, wrapped_echo
+        from .play_cli import piped_width, terminal_size, wrapped_echo
 
-        try:  # on a terminal, lines wrap at word boundaries to its width
-            play_random_game(players, seed, rounds, echo=wrapped_echo(typer.echo, terminal_size()[0]))
+        width = terminal_size()[0] or piped_width()  # a pipe or a file: COLUMNS, else 80, as seers play
+        try:  # lines wrap at word boundaries
+            play_random_game(players, seed, rounds, echo=wrapped_echo(typer.echo, width))
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None

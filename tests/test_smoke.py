@@ -28,6 +28,7 @@ def test_demo_and_engine_bench_commands_run():
     result = runner.invoke(app, ["demo", "--players", "3", "--rounds", "1", "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "player 0: " in result.output and "player_" not in result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80  # piped: wrapped as seers play
     result = runner.invoke(app, ["demo", "--players", "7"])
     assert result.exit_code != 0 and "2, 3, 4, 5" in result.output
     result = runner.invoke(app, ["bench", "engine", "--seconds", "0.05"])
