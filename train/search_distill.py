@@ -14,9 +14,10 @@ Usage::
 
     python -m train.search_distill --players 4 --minutes 50 --seed 41 --out runs/seers4p_exit
 
-writes ``OUT/shard-<k>.npz`` (the decisions of worker ``k``, rewritten every few minutes so that a cut-off
-run keeps them; each names its game and table, checked against the model before a fit), ``OUT/model.pt`` (a ``learned:`` model file) and ``OUT/summary.json``; ``--data OUT``
-fits on the shards already there without collecting. Every hyperparameter is a flag (``--help``).
+writes ``OUT/shard-<k>.npz`` (the decisions of worker ``k``, rewritten every few minutes so that a
+cut-off run keeps them; each names its game and table, checked against the model before a fit),
+``OUT/model.pt`` (a ``learned:`` model file) and ``OUT/summary.json``; ``--data OUT`` fits on the shards
+already there without collecting. Every hyperparameter is a flag (``--help``).
 """
 
 from __future__ import annotations
@@ -190,9 +191,9 @@ def collect(model: str, n_players: int, search: str, seconds: float, seed: int, 
     from agents.games import play_key
 
     from .game_adapters import game_adapter
-    from .scoring_policy import load_policy
+    from .scoring_policy import cached_policy
 
-    net, config = load_policy(model)
+    net, config = cached_policy(model)  # the search's LearnedAgent loads the same file through this cache
     adapter = game_adapter(config.game)
     prior = net.cfg.heuristic_prior
     rng = np.random.default_rng(seed)
@@ -270,8 +271,8 @@ def fit(data: SearchData, model: str, epochs: int, lr: float, minibatch: int, kl
     n_val = min(n - 1, max(1, int(round(n * holdout))))
     train_idx, val_idx = np.arange(n - n_val), np.arange(n - n_val, n)
     sizes = np.diff(data.offsets)
-    most = np.repeat(np.maximum.reduceat(data.visits, data.offsets[:-1]), sizes).astype(np.float64)
-    powered = (data.visits / most) ** sharpen  # AlphaZero's visits^(1/temperature), scaled: no overflow
+    top_visits = np.repeat(np.maximum.reduceat(data.visits, data.offsets[:-1]), sizes).astype(np.float64)
+    powered = (data.visits / top_visits) ** sharpen  # AlphaZero's visits^(1/temperature), scaled: no overflow
     target_all = (powered / np.repeat(np.add.reduceat(powered, data.offsets[:-1]), sizes)).astype(np.float32)
 
     def batch(idx):
@@ -475,8 +476,9 @@ def main(players: Annotated[Optional[int], typer.Option(help="Players at the tab
                              f"--epochs {epochs} --lr {lr} --minibatch {minibatch} --kl-weight {kl_weight} "
                              f"--value-weight {value_weight} --sharpen {sharpen:g} --holdout {holdout} "
                              f"--seed {seed}")
-    summary = {"players": players, "model": model, "search": None if data else search, "data": data, "decisions": len(d), "decisions_per_process": decisions,
-               "epochs": epochs, "lr": lr, "minibatch": minibatch, "kl_weight": kl_weight,
+    summary = {"players": players, "model": model, "search": None if data else search, "data": data,
+               "decisions": len(d), "decisions_per_process": decisions, "epochs": epochs, "lr": lr,
+               "minibatch": minibatch, "kl_weight": kl_weight,
                "value_weight": value_weight, "sharpen": sharpen, "holdout": holdout, "seed": seed,
                "collect_s": t1 - t0, "fit_s": time.perf_counter() - t1, **stats}
     with open(os.path.join(out, "summary.json"), "w") as f:
