@@ -29,6 +29,7 @@ import copy
 import math
 import dataclasses
 import os
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -994,7 +995,10 @@ LABEL_WIDTH = 14
 
 def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
     """Table names of agent labels: a label of at most ``width`` characters is kept; a longer one
-    becomes its kind and a number (``ppo:runs/x/model.zip`` -> ``ppo-1``), distinct from every other."""
+    with a model file becomes its run's name when that fits and is free
+    (``learned:runs/seers4p_exit/model.pt`` -> ``seers4p_exit``), any other its kind and a number
+    (``ppo:runs/20261130-120000-4p/model.zip`` -> ``ppo-1``, ``learned+search:500:leaf=mixed`` ->
+    ``search-1``); every name is distinct."""
     out: dict[str, str] = {}
     taken = {lab for lab in labels if len(lab) <= width}
     counts: dict[str, int] = {}
@@ -1002,15 +1006,42 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
         if len(lab) <= width:
             out[lab] = lab
             continue
-        kind = lab.split(":", 1)[0][:width - 3] or "agent"
-        while True:
-            counts[kind] = counts.get(kind, 0) + 1
-            name = f"{kind}-{counts[kind]}"
-            if name not in taken:
-                break
+        name = _run_name(lab)
+        if not (name and len(name) <= width and name not in taken):
+            kind = lab.split(":", 1)[0]
+            kind = (kind if len(kind) <= width - 3 else kind.rsplit("+", 1)[-1])[:width - 3] or "agent"
+            while True:
+                counts[kind] = counts.get(kind, 0) + 1
+                name = f"{kind}-{counts[kind]}"
+                if name not in taken:
+                    break
         taken.add(name)
         out[lab] = name
     return out
+
+
+#: File stems that say nothing about a run; the folder above them names it instead.
+_GENERIC_STEMS = ("model", "checkpoint", "policy", "final", "best")
+
+
+def _run_name(label: str) -> str:
+    """The run a label's model file belongs to (its folder for ``.../model.pt``, else the file's stem;
+    a copy ``...#2`` gives ``run#2``), or "" when the label names no file (its last ``:`` field has no
+    ``/`` and no suffix)."""
+    base, copy_mark, copy_number = label.rpartition("#")
+    if copy_mark and copy_number.isdigit():
+        run = _run_name(base)
+        return f"{run}#{copy_number}" if run else ""
+    if ":" not in label:
+        return ""
+    path = label.rsplit(":", 1)[1].rstrip("/")
+    parts = [x for x in path.split("/") if x]
+    if not parts or ("/" not in path and "." not in path):
+        return ""
+    stem = parts[-1].rsplit(".", 1)[0]
+    if stem.lower() in _GENERIC_STEMS and len(parts) > 1:
+        stem = parts[-2]
+    return stem if re.fullmatch(r"[A-Za-z0-9_.+-]+", stem) else ""
 
 
 def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:
@@ -1113,7 +1144,12 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
     out += [line(r) for r in rows]
     out.append("")
     for text in cells["legend"] + cells["caption"]:
-        out += textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
+        wrapped = textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
+        if len(wrapped) > 1 and len(wrapped[-1].split()) == 1:  # no lone word ("0") on a line of its own
+            head, _, word = wrapped[-2].rpartition(" ")
+            if head.strip():
+                wrapped[-2:] = [head, f"  {word} {wrapped[-1].strip()}"]
+        out += wrapped
     return "\n".join(out)
 
 

@@ -205,6 +205,29 @@ def test_short_labels_keep_short_ones_and_number_long_ones():
     assert len(set(names.values())) == 4
 
 
+def test_short_labels_name_a_model_by_its_run_and_a_search_by_its_kind():
+    from agents.tournament import short_labels
+
+    run = "learned:runs/seers4p_exit/model.pt"
+    search = "learned+search:500:worlds=64:opponents=mixture:leaf=mixed"
+    names = short_labels([run, "learned", "learned#2", run + "#2", search, "learned:/tmp/my_model_v3.pt"])
+    assert names[run] == "seers4p_exit" and names[run + "#2"] == "seers4p_exit#2"
+    assert names["learned#2"] == "learned#2" and names[search] == "search-1"
+    assert names["learned:/tmp/my_model_v3.pt"] == "my_model_v3"
+    taken = short_labels(["seers4p_exit", run])  # a run name already in use falls back to a number
+    assert taken[run] == "learned-1"
+
+
+def test_markdown_caption_leaves_no_word_alone_on_its_last_line():
+    from agents.tournament import markdown_table
+
+    text = "x" * 70 + " holds 0"  # wraps after "holds" at 76 columns
+    cells = {"title": "t", "headers": ["agent"], "rows": [["a"]], "legend": [], "caption": [text]}
+    lines = markdown_table(cells, width=76).splitlines()
+    assert lines[-2] == "x" * 70 and lines[-1] == "  holds 0"
+    assert all(len(x) <= 76 for x in lines)
+
+
 def test_eval_table_fits_80_columns_and_baseline_json(tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(app, ["eval", "--agents", "heuristic,greedy,random,random", "--games", "3",
