@@ -488,7 +488,7 @@ def decision_time_line(result: TournamentResult, width: int = 80) -> str:
     # 3 significant digits, whole milliseconds from 100 on (".3g" would write 2034.5 as "2.03e+03")
     parts = [f"{name} {ms:.0f}" if ms >= 100 else f"{name} {ms:.3g}" for ms, name in timed]
     parts = [p + ("," if j < len(parts) - 1 else "") for j, p in enumerate(parts)]
-    lines = textwrap.wrap(CPU_TIME_HEAD, width)
+    lines = textwrap.wrap(CPU_TIME_HEAD, width, subsequent_indent="  ")
     for part in parts:  # an agent's name and its figure stay on one line
         if len(lines[-1]) + 1 + len(part) <= width:
             lines[-1] += " " + part
@@ -994,20 +994,29 @@ LABEL_WIDTH = 14
 
 
 def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
-    """Table names of agent labels: a label of at most ``width`` characters is kept; a longer one
-    with a model file becomes its run's name when that fits and is free
-    (``learned:runs/seers4p_exit/model.pt`` -> ``seers4p_exit``), any other its kind and a number
-    (``ppo:runs/20261130-120000-4p/model.zip`` -> ``ppo-1``, ``learned+search:500:leaf=mixed`` ->
-    ``search-1``); every name is distinct."""
+    """Table names of agent labels (every name distinct, at most ``width`` characters).
+
+    A label of at most ``width`` characters is kept. A longer ``learned:``, ``ppo:`` or ``rllib:`` label
+    whose file names a run no other label names becomes that run's name
+    (``learned:runs/seers4p_exit/model.pt`` -> ``seers4p_exit``); any other long label becomes its
+    kind and a number (``ppo-1``; ``learned+search:500:leaf=mixed`` -> ``search-1``). A copy
+    (``label#2``, :func:`agent_labels`) is named after its original (``seers4p_exit#2``).
+    """
     out: dict[str, str] = {}
     taken = {lab for lab in labels if len(lab) <= width}
+    is_copy = {lab: bool(_copy_of(lab)[1]) and _copy_of(lab)[0] in labels for lab in labels}
+    originals = [lab for lab in labels if len(lab) > width and not is_copy[lab]]
+    runs = [_run_name(lab) for lab in originals]
     counts: dict[str, int] = {}
+    copy_room = dict.fromkeys(originals, 0)  # the length of the "#k" its copies add
     for lab in labels:
-        if len(lab) <= width:
-            out[lab] = lab
-            continue
-        name = _run_name(lab)
-        if not (name and len(name) <= width and name not in taken):
+        base, number = _copy_of(lab)
+        if number and base in copy_room:
+            copy_room[base] = max(copy_room[base], 1 + len(number))
+    for lab, run in zip(originals, runs):
+        if run and len(run) + copy_room[lab] <= width and run not in taken and runs.count(run) == 1:
+            name = run
+        else:
             kind = lab.split(":", 1)[0]
             kind = (kind if len(kind) <= width - 3 else kind.rsplit("+", 1)[-1])[:width - 3] or "agent"
             while True:
@@ -1017,31 +1026,53 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
                     break
         taken.add(name)
         out[lab] = name
+    for lab in labels:  # short labels, then the copies of long ones
+        if lab in out:
+            continue
+        if len(lab) <= width:
+            out[lab] = lab
+            continue
+        base, number = _copy_of(lab)
+        name = f"{out[base] if len(base) > width else base}#{number}"
+        while len(name) > width or name in taken:
+            counts["agent"] = counts.get("agent", 0) + 1
+            name = f"agent-{counts['agent']}"
+        taken.add(name)
+        out[lab] = name
     return out
 
 
+def _copy_of(label: str) -> tuple[str, str]:
+    """``("spec", "2")`` for a copy's label ``spec#2`` (:func:`agent_labels`), else ``(label, "")``."""
+    base, mark, number = label.rpartition("#")
+    return (base, number) if mark and number.isdigit() and base else (label, "")
+
+
 #: File stems that say nothing about a run; the folder above them names it instead.
-_GENERIC_STEMS = ("model", "checkpoint", "policy", "final", "best")
+_GENERIC_STEMS = ("model", "checkpoint", "policy", "final", "best", "latest")
+#: Agent kinds whose spec argument is a model file or folder (``learned:runs/x/model.pt``).
+_MODEL_KINDS = ("learned", "ppo", "rllib")
+#: Names a run cannot take in a table: they would read as another agent.
+_RESERVED_NAMES = ("random", "greedy", "heuristic", "ismcts", "learned", "ppo", "rllib", "rollout", "search",
+                   "agent")
 
 
 def _run_name(label: str) -> str:
-    """The run a label's model file belongs to (its folder for ``.../model.pt``, else the file's stem;
-    a copy ``...#2`` gives ``run#2``), or "" when the label names no file (its last ``:`` field has no
-    ``/`` and no suffix)."""
-    base, copy_mark, copy_number = label.rpartition("#")
-    if copy_mark and copy_number.isdigit():
-        run = _run_name(base)
-        return f"{run}#{copy_number}" if run else ""
-    if ":" not in label:
+    """The run a model label's file belongs to: the folder of a generically named file
+    (``.../seers4p_exit/model.pt``, a checkpoint folder), else the file's stem; "" when the label is no
+    ``learned:``/``ppo:``/``rllib:`` file, or the name is not plain ASCII letters, digits, ``_`` and
+    ``-`` with a letter, or would read as another agent (:data:`_RESERVED_NAMES`)."""
+    kind, _, path = label.partition(":")
+    if kind not in _MODEL_KINDS:
         return ""
-    path = label.rsplit(":", 1)[1].rstrip("/")
-    parts = [x for x in path.split("/") if x]
-    if not parts or ("/" not in path and "." not in path):
+    parts = [x for x in path.replace("\\", "/").split("/") if x not in ("", ".", "..")]
+    if not parts:
         return ""
-    stem = parts[-1].rsplit(".", 1)[0]
-    if stem.lower() in _GENERIC_STEMS and len(parts) > 1:
+    stem = parts[-1].split(".", 1)[0]
+    if (stem.lower().rstrip("_0123456789") in _GENERIC_STEMS or not stem) and len(parts) > 1:
         stem = parts[-2]
-    return stem if re.fullmatch(r"[A-Za-z0-9_.+-]+", stem) else ""
+    ok = re.fullmatch(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*", stem) and stem.lower() not in _RESERVED_NAMES
+    return stem if ok and stem.lower().rstrip("_0123456789") not in _GENERIC_STEMS else ""
 
 
 def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:
@@ -1147,8 +1178,9 @@ def markdown_table(cells: dict[str, Any], width: int = 80) -> str:
         wrapped = textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
         if len(wrapped) > 1 and len(wrapped[-1].split()) == 1:  # no lone word ("0") on a line of its own
             head, _, word = wrapped[-2].rpartition(" ")
-            if head.strip():
-                wrapped[-2:] = [head, f"  {word} {wrapped[-1].strip()}"]
+            tail = f"{word} {wrapped[-1].strip()}"
+            if head.strip() and text.endswith(" " + tail) and len(tail) + 2 <= width:
+                wrapped[-2:] = [head, "  " + tail]
         out += wrapped
     return "\n".join(out)
 

@@ -201,7 +201,7 @@ def test_short_labels_keep_short_ones_and_number_long_ones():
     long = "ppo:runs/20261130-120000-4p/model.zip"
     names = short_labels(["heuristic", long, long + "#2", "ppo-1"])
     assert names["heuristic"] == "heuristic" and names["ppo-1"] == "ppo-1"
-    assert names[long] == "ppo-2" and names[long + "#2"] == "ppo-3"
+    assert names[long] == "ppo-2" and names[long + "#2"] == "ppo-2#2"
     assert len(set(names.values())) == 4
 
 
@@ -214,18 +214,42 @@ def test_short_labels_name_a_model_by_its_run_and_a_search_by_its_kind():
     assert names[run] == "seers4p_exit" and names[run + "#2"] == "seers4p_exit#2"
     assert names["learned#2"] == "learned#2" and names[search] == "search-1"
     assert names["learned:/tmp/my_model_v3.pt"] == "my_model_v3"
-    taken = short_labels(["seers4p_exit", run])  # a run name already in use falls back to a number
-    assert taken[run] == "learned-1"
+    taken = short_labels(["seers4p_exit", run, run + "#2"])  # a run name in use: a number, its copy after it
+    assert taken[run] == "learned-1" and taken[run + "#2"] == "learned-1#2"
+
+
+@pytest.mark.parametrize("labels", [
+    ["learned+search:0.01s", "learned+search:0.01s#2", "ismcts:100000.5s"],  # a budget is no file
+    ["learned:runs/exp:v2/model.pt", "learned:runs/2026-12-07T10:00/model.pt"],  # a colon in the path
+    ["learned:./model.pt", "learned:../model.pt", "learned:model.pt"],  # no run folder
+    ["learned:runs/a/seers4p_exit/model.pt", "learned:runs/b/seers4p_exit/model.pt"],  # one name, two runs
+    ["learned:runs/learned/model.pt", "learned:runs/heuristic/model.pt"],  # names of other agents
+    ["learned+search:200:runs/seers4p_exit/model.pt", "learned:runs/elsewhere/seers4p_exit.pt"],
+    ["learned:runs/abcdefghijklm/model.pt", "learned:runs/abcdefghijklm/model.pt#2"],  # its copy would not fit
+])
+def test_short_labels_fall_back_to_kind_and_number(labels):
+    from agents.tournament import short_labels
+
+    names = short_labels(labels)
+    assert len(set(names.values())) == len(labels) and all(len(x) <= 14 for x in names.values())
+    for label in labels:
+        kind = label.split(":", 1)[0].rsplit("+", 1)[-1]
+        if label.startswith("learned:runs/elsewhere"):
+            assert names[label] == "seers4p_exit"  # the search never takes a run name
+        else:
+            assert names[label].split("#")[0].startswith(kind + "-"), (label, names[label])
 
 
 def test_markdown_caption_leaves_no_word_alone_on_its_last_line():
     from agents.tournament import markdown_table
 
     text = "x" * 70 + " holds 0"  # wraps after "holds" at 76 columns
-    cells = {"title": "t", "headers": ["agent"], "rows": [["a"]], "legend": [], "caption": [text]}
+    legend = "learned-1 = learned:runs/" + "a" * 60 + "/model.pt"  # a label textwrap has to cut
+    cells = {"title": "t", "headers": ["agent"], "rows": [["a"]], "legend": [legend], "caption": [text]}
     lines = markdown_table(cells, width=76).splitlines()
     assert lines[-2] == "x" * 70 and lines[-1] == "  holds 0"
     assert all(len(x) <= 76 for x in lines)
+    assert lines[-4] + lines[-3].strip() == legend  # the pieces of a cut label are not joined by a space
 
 
 def test_eval_table_fits_80_columns_and_baseline_json(tmp_path):
