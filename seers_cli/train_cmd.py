@@ -166,7 +166,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                                       "on top)."),
         decisions: int = typer.Option(None, metavar="N", rich_help_panel=SELFPLAY_RLLIB, help=f"Budget of the PPO phase in training "
                                       f"decisions (rllib: environment steps), whatever the machine's speed "
-                                      f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 minutes on 2 idle "
+                                      f"(default: selfplay {_SELFPLAY.decisions:,}, about 4 to 5 minutes on 2 idle "
                                       f"cores, SCOUT {_SCOUT.get('decisions', _SELFPLAY.decisions):,}, Seals "
                                       f"{_SEALS['decisions']:,}, Haggis {_HAGGIS['decisions']:,}; rllib "
                                       f"--minutes {_RLLIB_MINUTES:g})."),

@@ -68,7 +68,7 @@ def round_reward(scores, seat: int, scale: float, others_weight: float = 1.0) ->
 
 
 DEFAULT_DECISIONS = 420_000
-"""The default PPO budget of ``seers train``, in training decisions (about 4 minutes on 2 idle cores;
+"""The default PPO budget of ``seers train``, in training decisions (about 4 to 5 minutes on 2 idle cores;
 the learner's PPO update, not the actors, sets the pace)."""
 
 
