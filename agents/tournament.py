@@ -979,8 +979,11 @@ def seat_difference_lines(result: TournamentResult, seat: dict[str, Any], width:
 
     names = short_labels(list(result.labels))
     w = max((len(names.get(label, label)) for label in seat["agents"]), default=0)
-    lines = textwrap.wrap(f"Each agent minus {seat['baseline_table']} in the same seats of the same "
-                          f"{seat['deals']} deals (95% t interval):", width, subsequent_indent="  ")
+    base = seat["baseline_table"]
+    own_row = (f"; {names.get(base, base)}'s own row: what the others at its table changed for it"
+               if base in seat["agents"] else "")
+    lines = textwrap.wrap(f"Each agent minus {base} in the same seats of the same "
+                          f"{seat['deals']} deals (95% t interval{own_row}):", width, subsequent_indent="  ")
     for label, d in seat["agents"].items():
         ci = "n/a" if d["ci"] is None else f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]"
         lines.append(f"  {names.get(label, label):<{w}}  {d['mean_diff']:+.2f} {ci}  {d['verdict']}".rstrip())
