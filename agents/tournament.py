@@ -1036,7 +1036,7 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
             out[lab] = lab
             continue
         base, number = _copy_of(lab)
-        name = f"{out[base] if len(base) > width else base}#{number}"
+        name = f"{out.get(base, base)}#{number}"
         while len(name) > width or name in taken:
             counts["agent"] = counts.get("agent", 0) + 1
             name = f"agent-{counts['agent']}"
@@ -1071,11 +1071,14 @@ def _run_name(label: str) -> str:
     parts = [x for x in path.replace("\\", "/").split("/") if x not in ("", ".", "..")]
     if not parts:
         return ""
+    def generic(name: str) -> bool:  # model.pt, checkpoint_000010, ...
+        return name.lower().rstrip("_0123456789") in _GENERIC_STEMS
+
     stem = parts[-1].split(".", 1)[0]
-    if (stem.lower().rstrip("_0123456789") in _GENERIC_STEMS or not stem) and len(parts) > 1:
+    if (not stem or generic(stem)) and len(parts) > 1:
         stem = parts[-2]
-    ok = re.fullmatch(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*", stem) and stem.lower() not in _RESERVED_NAMES
-    return stem if ok and stem.lower().rstrip("_0123456789") not in _GENERIC_STEMS else ""
+    plain = re.fullmatch(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*", stem)
+    return stem if plain and not generic(stem) and stem.lower() not in _RESERVED_NAMES else ""
 
 
 def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:
