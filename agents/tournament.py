@@ -278,10 +278,14 @@ def _instantiate(spec: str | Agent, seed: int, game: str = DEFAULT_GAME) -> Agen
 def agent_labels(specs: list[str | Agent]) -> list[str]:
     """Distinct labels: a spec's second occurrence becomes ``spec#2``, and so on."""
     seen: dict[str, int] = {}
-    out = []
+    out: list[str] = []
     for s in map(spec_name, specs):
         seen[s] = seen.get(s, 0) + 1
-        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+        label = s if seen[s] == 1 else f"{s}#{seen[s]}"
+        while label in out:  # a spec that itself ends in "#2"
+            seen[s] += 1
+            label = f"{s}#{seen[s]}"
+        out.append(label)
     return out
 
 
@@ -1002,46 +1006,43 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
     A label of at most ``width`` characters is kept. A longer ``learned:``, ``ppo:`` or ``rllib:`` label
     whose file names a run no other label names becomes that run's name
     (``learned:runs/seers4p_exit/model.pt`` -> ``seers4p_exit``); any other long label becomes its
-    kind and a number (``ppo-1``; ``learned+search:500:leaf=mixed`` -> ``search-1``). A copy
-    (``label#2``, :func:`agent_labels`) is named after its original (``seers4p_exit#2``).
+    kind and a number (``ppo-1``; ``learned+search:500:leaf=mixed`` -> ``search-1``), as does a short
+    label whose copies are long. A copy (``label#2``, :func:`agent_labels`) is named after its original
+    (``seers4p_exit#2``).
     """
     out: dict[str, str] = {}
-    taken = {lab for lab in labels if len(lab) <= width}
     is_copy = {lab: bool(_copy_of(lab)[1]) and _copy_of(lab)[0] in labels for lab in labels}
-    originals = [lab for lab in labels if len(lab) > width and not is_copy[lab]]
-    runs = [_run_name(lab) for lab in originals]
-    counts: dict[str, int] = {}
-    copy_room = dict.fromkeys(originals, 0)  # the length of the "#k" its copies add
+    copies: dict[str, list[str]] = {lab: [] for lab in labels}  # an original's "#k" suffixes
     for lab in labels:
-        base, number = _copy_of(lab)
-        if number and base in copy_room:
-            copy_room[base] = max(copy_room[base], 1 + len(number))
-    for lab, run in zip(originals, runs):
-        if run and len(run) + copy_room[lab] <= width and run not in taken and runs.count(run) == 1:
+        if is_copy[lab]:
+            copies[_copy_of(lab)[0]].append("#" + _copy_of(lab)[1])
+    # renamed: the long labels that are no copies, and the short ones whose copies are long
+    renamed = [lab for lab in labels if not is_copy[lab]
+               and (len(lab) > width or any(len(lab + c) > width for c in copies[lab]))]
+    taken = {lab for lab in labels if len(lab) <= width and lab not in renamed}
+    runs = [_run_name(lab) for lab in renamed]
+    counts: dict[str, int] = {}
+    for lab, run in zip(renamed, runs):
+        room = max(map(len, copies[lab]), default=0)
+        if (run and len(run) + room <= width and runs.count(run) == 1
+                and all(run + c not in taken for c in ["", *copies[lab]])):
             name = run
         else:
             kind = lab.split(":", 1)[0]
-            kind = (kind if len(kind) <= width - 3 else kind.rsplit("+", 1)[-1])[:width - 3] or "agent"
+            kind = kind if len(kind) <= width - 3 else kind.rsplit("+", 1)[-1]
+            kind = kind if re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*", kind) else "agent"
             while True:
                 counts[kind] = counts.get(kind, 0) + 1
-                name = f"{kind}-{counts[kind]}"
-                if name not in taken:
+                suffix = f"-{counts[kind]}"
+                name = kind[:max(1, width - len(suffix) - room)] + suffix
+                if all(name + c not in taken for c in ["", *copies[lab]]):
                     break
-        taken.add(name)
+        taken.update(name + c for c in ["", *copies[lab]])
         out[lab] = name
-    for lab in labels:  # short labels, then the copies of long ones
-        if lab in out:
-            continue
-        if len(lab) <= width:
-            out[lab] = lab
-            continue
-        base, number = _copy_of(lab)
-        name = f"{out.get(base, base)}#{number}"
-        while len(name) > width or name in taken:
-            counts["agent"] = counts.get("agent", 0) + 1
-            name = f"agent-{counts['agent']}"
-        taken.add(name)
-        out[lab] = name
+    for lab in labels:  # the labels kept, then the copies of renamed ones
+        if lab not in out:
+            base, number = _copy_of(lab)
+            out[lab] = f"{out[base]}#{number}" if is_copy[lab] and base in out else lab
     return out
 
 
@@ -1078,7 +1079,8 @@ def _run_name(label: str) -> str:
     if (not stem or generic(stem)) and len(parts) > 1:
         stem = parts[-2]
     plain = re.fullmatch(r"[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*", stem)
-    return stem if plain and not generic(stem) and stem.lower() not in _RESERVED_NAMES else ""
+    reserved = re.fullmatch(r"(%s)(-\d+)?" % "|".join(_RESERVED_NAMES), stem.lower())  # also "search-1"
+    return stem if plain and not generic(stem) and not reserved else ""
 
 
 def _pm(mean: float, ci: tuple[float, float] | list[float] | None, signed: bool = False) -> str:

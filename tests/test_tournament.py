@@ -240,6 +240,23 @@ def test_short_labels_fall_back_to_kind_and_number(labels):
             assert names[label].split("#")[0].startswith(kind + "-"), (label, names[label])
 
 
+def test_short_labels_copies_follow_their_original_and_labels_stay_distinct():
+    from agents.tournament import agent_labels, short_labels
+
+    names = short_labels(agent_labels(["learned:abc.pt"] * 3))  # short, but its copies are long
+    assert list(names.values()) == ["abc", "abc#2", "abc#3"]
+    run = "learned:runs/seers4p_exit/model.pt"
+    names = short_labels([run, run + "#2", "seers4p_exit#2"])  # the copy's name is taken
+    assert names[run] == "learned-1" and names[run + "#2"] == "learned-1#2"
+    names = short_labels(["ppo:runs/search-1/model.pt", "learned+search:200:runs/x/model.pt"])
+    assert set(names.values()) == {"ppo-1", "search-1"}  # a run named like a generated name is not used
+    names = short_labels(["some_long_agent_instance_name", "some_long_agent_instance_name#2"])
+    assert names["some_long_agent_instance_name#2"] == names["some_long_agent_instance_name"] + "#2"
+    assert all(len(x) <= 14 for x in names.values())
+    labels = agent_labels(["learned:a#2", "learned:a", "learned:a"])  # a spec that ends in "#2"
+    assert len(set(labels)) == 3
+
+
 def test_markdown_caption_leaves_no_word_alone_on_its_last_line():
     from agents.tournament import markdown_table
 
