@@ -1011,11 +1011,12 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
     (``seers4p_exit#2``).
     """
     out: dict[str, str] = {}
-    is_copy = {lab: bool(_copy_of(lab)[1]) and _copy_of(lab)[0] in labels for lab in labels}
+    split = {lab: _copy_of(lab) for lab in labels}  # (original, copy number or "")
+    is_copy = {lab: bool(number) and base in labels for lab, (base, number) in split.items()}
     copies: dict[str, list[str]] = {lab: [] for lab in labels}  # an original's "#k" suffixes
     for lab in labels:
         if is_copy[lab]:
-            copies[_copy_of(lab)[0]].append("#" + _copy_of(lab)[1])
+            copies[split[lab][0]].append("#" + split[lab][1])
     # renamed: the long labels that are no copies, and the short ones whose copies are long
     renamed = [lab for lab in labels if not is_copy[lab]
                and (len(lab) > width or any(len(lab + c) > width for c in copies[lab]))]
@@ -1041,7 +1042,7 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
         out[lab] = name
     for lab in labels:  # the labels kept, then the copies of renamed ones
         if lab not in out:
-            base, number = _copy_of(lab)
+            base, number = split[lab]
             out[lab] = f"{out[base]}#{number}" if is_copy[lab] and base in out else lab
     return out
 
