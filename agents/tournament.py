@@ -1024,9 +1024,9 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
     runs = [_run_name(lab) for lab in renamed]
     counts: dict[str, int] = {}
     for lab, run in zip(renamed, runs):
-        room = max(map(len, copies[lab]), default=0)
-        if (run and len(run) + room <= width and runs.count(run) == 1
-                and all(run + c not in taken for c in ["", *copies[lab]])):
+        suffixes = ["", *copies[lab]]  # the name itself and its copies'
+        room = max(map(len, suffixes))
+        if run and len(run) + room <= width and runs.count(run) == 1 and all(run + c not in taken for c in suffixes):
             name = run
         else:
             kind = lab.split(":", 1)[0]
@@ -1036,9 +1036,9 @@ def short_labels(labels: list[str], width: int = LABEL_WIDTH) -> dict[str, str]:
                 counts[kind] = counts.get(kind, 0) + 1
                 suffix = f"-{counts[kind]}"
                 name = kind[:max(1, width - len(suffix) - room)] + suffix
-                if all(name + c not in taken for c in ["", *copies[lab]]):
+                if all(name + c not in taken for c in suffixes):
                     break
-        taken.update(name + c for c in ["", *copies[lab]])
+        taken.update(name + c for c in suffixes)
         out[lab] = name
     for lab in labels:  # the labels kept, then the copies of renamed ones
         if lab not in out:
