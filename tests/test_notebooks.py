@@ -43,7 +43,8 @@ def _outputs_text(cell) -> str:
 
 def test_the_notebooks_exist():
     assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_strategy.ipynb", "03_agents.ipynb",
-                                          "04_scout_strategy.ipynb", "05_haggis_strategy.ipynb"]
+                                          "04_scout_strategy.ipynb", "05_haggis_strategy.ipynb",
+                                          "06_seals_strategy.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
