@@ -63,6 +63,10 @@ damaged dict raises what :meth:`SealsGame.from_dict` raises and the environment 
 **Lifecycle.** Before ``reset()`` and after ``close()``, ``step``, ``observe``, ``last``, ``state``,
 ``render`` and ``agent_iter`` raise ``gymnasium.error.ResetNeeded``. A mid-game environment pickles.
 
+**Many games at once.** :class:`seers_env.seals.vector.SealsVectorEnv` steps ``num_envs`` games of this
+environment together (a Gymnasium ``VectorEnv``; slot ``i`` plays the games of ``raw_env().reset(seed=
+slot_seed(s, i))``), with a play-level API for play-scoring learners.
+
 **Version history.** v0: first release (Seals engine format 1, 4112 actions).
 """
 

@@ -47,7 +47,7 @@ env's per game (``docs/haggis_speed.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,7 +56,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import seeding
+from .. import seeding, vector_slots
 from .actions import N_ACTIONS
 from .fast import CompiledDecision, legal_plays_with_combos, observe_packed, pack_game
 from .features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
@@ -167,7 +167,6 @@ class HaggisVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._slots: list[_Slot] = []
         self.closed = False
-        self._all_true = np.ones(self.num_envs, bool)
         self._rewards = np.zeros((self.num_envs, self.n_players), np.float32)
         self._totals = np.zeros((self.num_envs, self.n_players), np.int64)
         self._plays: list | None = None  # this decision's legal plays with combos, per game
@@ -197,8 +196,8 @@ class HaggisVectorEnv(VectorEnv):
                 config or already over, or a slot out of range. TypeError: ``options`` is not a dict, or
                 ``games`` neither a dict nor a list. Nothing changes on any error.
         """
-        seeds = self._slot_seed_list(seed)
-        starts = self._positions(options)
+        seeds = vector_slots.slot_seed_list(seed, self.num_envs)
+        starts = vector_slots.positions(options, self.num_envs, HaggisGame, self.config)
         slots = []
         for s, start in zip(seeds, starts):
             rng = np.random.default_rng(s)  # as raw_env.reset(seed=s)
@@ -210,58 +209,6 @@ class HaggisVectorEnv(VectorEnv):
         self._rewards[:] = 0.0
         self._totals[:] = 0
         return self._observations(), self._infos()
-
-    def _slot_seed_list(self, seed: Any) -> list[int | None]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            return self.slot_seeds(seed)
-        if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
-            raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {self.num_envs} "
-                             f"such seeds (or None entries), or None")
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot ({self.num_envs})")
-        return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
-
-    def _positions(self, options: Any) -> list[HaggisGame | None]:
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        games = (options or {}).get("games")
-        starts: list[HaggisGame | None] = [None] * self.num_envs
-        if games is None:
-            return starts
-        if isinstance(games, Mapping):
-            items = list(games.items())
-        elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
-            if len(games) != self.num_envs:
-                raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
-                                 f"per slot ({self.num_envs}), None where a slot is dealt")
-            items = list(enumerate(games))
-        else:
-            raise TypeError(f"options['games'] must be a dict {{slot: HaggisGame.to_dict()}} or a list of "
-                            f"{self.num_envs} positions (None to deal), got {type(games).__name__}")
-        for slot, position in items:
-            if isinstance(slot, (bool, np.bool_)) or not isinstance(slot, (int, np.integer)):
-                raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {self.num_envs - 1}")
-            if not 0 <= slot < self.num_envs:
-                raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {self.num_envs - 1}")
-            if position is None:
-                continue
-            name = f"options['games'][{slot}]"
-            if isinstance(position, HaggisGame):
-                position = position.to_dict()
-            if not isinstance(position, dict):
-                raise TypeError(f"{name} must be a HaggisGame.to_dict() dict (or a HaggisGame), got "
-                                f"{type(position).__name__}")
-            game = HaggisGame.from_dict(position)
-            if game.config != self.config:
-                raise ValueError(f"{name} has config {game.config.to_dict()}, but this environment plays "
-                                 f"{self.config.to_dict()}; make the environment with that config")
-            if game.game_over:
-                raise ValueError(f"{name} is a finished game; give a position that is still being played")
-            starts[int(slot)] = game
-        return starts
 
     def _check_open(self, name: str) -> list[_Slot]:
         if not self._slots:
@@ -285,17 +232,7 @@ class HaggisVectorEnv(VectorEnv):
         infos: dict[str, np.ndarray] = {"seat": self._seats(),
                                         "stage": np.array([s.decision.stage for s in self._slots], np.int64),
                                         "rewards": self._rewards.copy(), "totals": self._totals.copy()}
-        for key in INFO_KEYS:
-            infos[f"_{key}"] = self._all_true.copy()
-        return infos
-
-    def _int_rows(self, values, what: str) -> np.ndarray:
-        a = np.asarray(values)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"{what} must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
-        return a
+        return vector_slots.with_masks(infos, self.num_envs)
 
     # --- stepping ---------------------------------------------------------------------------------------
     def _finish(self, i: int, slot: _Slot, play, combo) -> None:
@@ -341,7 +278,7 @@ class HaggisVectorEnv(VectorEnv):
                 the action and allowed ones). Nothing changes on any error.
         """
         slots = self._check_open("step")
-        a = self._int_rows(actions, "actions").tolist()
+        a = vector_slots.int_rows(actions, self.num_envs, "actions").tolist()
         for i, (s, code) in enumerate(zip(slots, a)):
             if not (0 <= code < N_ACTIONS and s.decision.allowed(code)):
                 allowed = np.flatnonzero(s.decision.mask())
@@ -411,7 +348,7 @@ class HaggisVectorEnv(VectorEnv):
                 names the row, the value and the allowed range). Nothing changes on any error.
         """
         slots = self._check_open("step_plays")
-        a = self._int_rows(indices, "indices").tolist()
+        a = vector_slots.int_rows(indices, self.num_envs, "indices").tolist()
         for i, s in enumerate(slots):
             if s.decision.stage != 0:
                 raise RuntimeError(f"row {i} is inside a combination (stage 1); finish it with step() first")

@@ -1,0 +1,114 @@
+"""Argument checks shared by the Python batch APIs (:mod:`seers_env.haggis.vector`, :mod:`seers_env.seals.vector`).
+
+Each function checks one argument of a ``VectorEnv`` method of ``num_envs`` slots and raises a clear error
+before anything changes: :func:`slot_seed_list` (``reset``'s ``seed``), :func:`positions` (``reset``'s
+``options["games"]``), :func:`int_rows` (``step``'s actions, ``step_plays``' indices); :func:`with_masks`
+builds the infos dict with Gymnasium's ``_key`` masks. No RL imports beyond numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import seeding
+
+
+def slot_seed_list(seed: Any, num_envs: int) -> list[int | None]:
+    """Each slot's seed for ``reset(seed=seed)``: None for every slot (fresh entropy) when ``seed`` is None;
+    :func:`seers_env.seeding.spawn_seeds` ``(seed, num_envs)`` for an integer; a sequence of ``num_envs``
+    seeds (integers >= 0 or None) as given.
+
+    Raises:
+        ValueError: a negative or non-integer seed (named), a string, or a sequence of the wrong length.
+    """
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        return seeding.spawn_seeds(seeding.check_seed(seed), num_envs)
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+        raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {num_envs} "
+                         f"such seeds (or None entries), or None")
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot ({num_envs})")
+    return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
+
+
+def positions(options: Any, num_envs: int, game_class: type, config: Any) -> list[Any]:
+    """Each slot's starting position of ``options["games"]`` (None: deal a game): a dict ``{slot: position}``
+    or a list of ``num_envs`` positions (None entries deal); a position is a ``game_class.to_dict()`` dict or
+    a ``game_class`` instance (copied through its dict), of ``config`` and not over. Other keys of
+    ``options`` are ignored.
+
+    Raises:
+        TypeError: ``options`` not a dict or None; ``games`` neither a dict nor a list; a slot that is not an
+            integer; a position that is not a dict (or ``game_class``). ValueError: a list of the wrong
+            length, a slot out of range, a position of another config or already over (and what
+            ``game_class.from_dict`` raises for a damaged one).
+    """
+    name = game_class.__name__
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
+    games = (options or {}).get("games")
+    starts: list[Any] = [None] * num_envs
+    if games is None:
+        return starts
+    if isinstance(games, Mapping):
+        items = list(games.items())
+    elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
+        if len(games) != num_envs:
+            raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
+                             f"per slot ({num_envs}), None where a slot is dealt")
+        items = list(enumerate(games))
+    else:
+        raise TypeError(f"options['games'] must be a dict {{slot: {name}.to_dict()}} or a list of "
+                        f"{num_envs} positions (None to deal), got {type(games).__name__}")
+    for slot, position in items:
+        if isinstance(slot, (bool, np.bool_)) or not isinstance(slot, (int, np.integer)):
+            raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {num_envs - 1}")
+        if not 0 <= slot < num_envs:
+            raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {num_envs - 1}")
+        if position is None:
+            continue
+        where = f"options['games'][{slot}]"
+        if isinstance(position, game_class):
+            position = position.to_dict()
+        if not isinstance(position, dict):
+            raise TypeError(f"{where} must be a {name}.to_dict() dict (or a {name}), got "
+                            f"{type(position).__name__}")
+        game = game_class.from_dict(position)
+        if game.config != config:
+            raise ValueError(f"{where} has config {game.config.to_dict()}, but this environment plays "
+                             f"{config.to_dict()}; make the environment with that config")
+        if game.game_over:
+            raise ValueError(f"{where} is a finished game; give a position that is still being played")
+        starts[int(slot)] = game
+    return starts
+
+
+def int_rows(values: Any, num_envs: int, what: str) -> np.ndarray:
+    """``values`` as an integer array of shape ``(num_envs,)`` (``numpy.asarray``, no copy forced).
+
+    Raises:
+        ValueError: another shape. TypeError: a non-integer dtype.
+    """
+    a = np.asarray(values)
+    if a.shape != (num_envs,):
+        raise ValueError(f"{what} must be integers of shape ({num_envs},), got {a.dtype} {a.shape}")
+    if not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
+    return a
+
+
+def with_masks(infos: dict[str, np.ndarray], num_envs: int) -> dict[str, np.ndarray]:
+    """``infos`` plus Gymnasium's ``_key`` mask (bool ``(num_envs,)``, all true, a new array each) for each
+    of its keys; returns ``infos``."""
+    for key in list(infos):
+        infos[f"_{key}"] = np.ones(num_envs, bool)
+    return infos
+
+
+__all__ = ["int_rows", "positions", "slot_seed_list", "with_masks"]
