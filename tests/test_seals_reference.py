@@ -179,10 +179,10 @@ def test_declarations_run_and_disjoint_sets():
 
 
 def test_two_disjoint_runs_declare_one_run():
-    """Two of every number 1-10 hold two disjoint runs. "Sets" says several sets each score, but "Plays and
-    actions" makes a declaration a bitmask of set kinds, so the run is named once: 4 Marks, not 8. Engine
-    and reference agree (both follow "Plays and actions"); the rules file's "which cards make a set never
-    matters" overlooks this one hand (an open point of the rules file, not an engine difference)."""
+    """Two of every number 1-10 hold two disjoint runs. The rules score several disjoint sets each
+    (shared/rules/seals.md sections 3 and 7: 8 Marks here), but a declaration is a bitmask of set kinds, so
+    the run is named once: 4 Marks. Engine and reference agree on the encoding; docs/seals_rules.md ("Plays
+    and actions") records the difference from the rules as open."""
     hand = [c(col, n) for n in range(1, 11) for col in (R, B)]
     game = position([c(G, 2)], hand, phase="declare")
     assert reference_legal_plays(game) == [SealsPlay.declare(()), SealsPlay.declare([11])] == game.legal_plays()
