@@ -26,6 +26,8 @@ def slot_seed_list(seed: Any, num_envs: int) -> list[int | None]:
     """
     if seed is None:
         return [None] * num_envs
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:
+        seed = seed.item()
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
         return seeding.spawn_seeds(seeding.check_seed(seed), num_envs)
     if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
@@ -93,12 +95,19 @@ def int_rows(values: Any, num_envs: int, what: str) -> np.ndarray:
     """``values`` as an integer array of shape ``(num_envs,)`` (``numpy.asarray``, no copy forced).
 
     Raises:
-        ValueError: another shape. TypeError: a non-integer dtype.
+        ValueError: another shape, or a Python integer outside int64. TypeError: a non-integer dtype
+            (bool, float, timedelta, object, ...).
     """
     a = np.asarray(values)
     if a.shape != (num_envs,):
         raise ValueError(f"{what} must be integers of shape ({num_envs},), got {a.dtype} {a.shape}")
-    if not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
+        items = a.astype(object) if a.dtype.kind == "O" else np.asarray(values, dtype=object)
+        if a.dtype.kind in "fO" and all(type(v) is int for v in items):
+            big = [v for v in items if not -2**63 <= v < 2**63]
+            if not big:
+                return a.astype(np.int64)
+            raise ValueError(f"{what} holds {big[0]}, outside the int64 range")
         raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
     return a
 

@@ -254,3 +254,24 @@ def test_vector_rates_measures_both_levels():
 
     r = vector_rates(num_envs=4, n_players=2, seconds=0.05, seed=1)
     assert set(r) == {"steps_per_s", "plays_per_s"} and r["steps_per_s"] > 0 and r["plays_per_s"] > 0
+
+
+def test_games_are_copies_and_odd_inputs_get_clear_errors():
+    """``games`` hands out copies (changing one leaves the env's next step whole); a 0-d seed array is its
+    integer; timedelta actions, and Python integers beyond int64, are refused by kind without a move."""
+    venv = SealsVectorEnv(3, n_players=3)
+    obs, _ = venv.reset(seed=np.array(5))
+    same, _ = SealsVectorEnv(3, n_players=3).reset(seed=5)
+    assert np.array_equal(obs["observation"], same["observation"])
+    copy = venv.games[1]
+    copy.apply(copy.legal_plays()[0])
+    assert venv.games[1].to_dict() != copy.to_dict()
+    legal = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    before = [g.to_dict() for g in venv.games]
+    with pytest.raises(TypeError, match="timedelta64"):
+        venv.step(legal.astype("m8[s]"))
+    with pytest.raises(ValueError, match="outside the int64 range"):
+        venv.step([2**63, *legal[1:].tolist()])
+    assert [g.to_dict() for g in venv.games] == before
+    venv.step(np.array(legal.tolist(), dtype=object))  # Python ints in an object array are integers
+    assert [g.to_dict() for g in venv.games] != before

@@ -173,7 +173,8 @@ class HaggisVectorEnv(VectorEnv):
 
     @property
     def games(self) -> list[HaggisGame]:
-        return [s.game for s in self._slots]
+        """Each slot's game now, as an independent copy (``HaggisGame.clone``): changing it changes nothing here."""
+        return [s.game.clone() for s in self._slots]
 
     # --- episodes -------------------------------------------------------------------------------------
     def slot_seeds(self, seed: int) -> list[int]:

@@ -168,7 +168,8 @@ class SealsVectorEnv(VectorEnv):
 
     @property
     def games(self) -> list[SealsGame]:
-        return [s.game for s in self._slots]
+        """Each slot's game now, as an independent copy (``SealsGame.clone``): changing it changes nothing here."""
+        return [s.game.clone() for s in self._slots]
 
     # --- episodes -------------------------------------------------------------------------------------
     def slot_seeds(self, seed: int) -> list[int]:
