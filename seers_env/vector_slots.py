@@ -1,19 +1,74 @@
-"""Argument checks shared by the Python batch APIs (:mod:`seers_env.haggis.vector`, :mod:`seers_env.seals.vector`).
+"""What the Python batch APIs (:mod:`seers_env.haggis.vector`, :mod:`seers_env.seals.vector`) share: argument
+checks, :func:`slot_seed`, :class:`VectorResetNeeded` and :class:`PlayFeatures`.
 
 Each function checks one argument of a ``VectorEnv`` method of ``num_envs`` slots and raises a clear error
 before anything changes: :func:`slot_seed_list` (``reset``'s ``seed``), :func:`positions` (``reset``'s
 ``options["games"]``), :func:`int_rows` (``step``'s actions, ``step_plays``' indices); :func:`with_masks`
-builds the infos dict with Gymnasium's ``_key`` masks. No RL imports beyond numpy.
+builds the infos dict with Gymnasium's ``_key`` masks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 
 from . import seeding
+
+
+def slot_seed(seed: int, i: int) -> int:
+    """The seed of slot ``i`` after a batch API's ``reset(seed=seed)``: :func:`seers_env.seeding.child_seed`
+    ``(seed, i)``. The game's ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each
+    game, plays that slot's games.
+
+    Raises:
+        ValueError: a negative or non-integer ``seed`` or ``i``.
+    """
+    return seeding.child_seed(seed, i)
+
+
+class VectorResetNeeded(ResetNeeded, RuntimeError):
+    """A batch API's method called before ``reset()`` or after ``close()``."""
+
+
+class PlayFeatures(NamedTuple):
+    """Play-scoring features of every game's decision (a batch API's ``play_features()``); new arrays.
+
+    Attributes:
+        states: float32 ``(N, STATE_DIM)``: the game's ``features.encode_state`` of each acting seat.
+        rows: float32 ``(R, PLAY_DIM)``: the game's ``features.encode_plays`` rows of every legal play of
+            every game.
+        offsets: int64 ``(N + 1,)``: game ``i`` owns ``rows[offsets[i]:offsets[i + 1]]``.
+        seats: int64 ``(N,)``: the acting seat of each game.
+        plays: per game, its legal plays (the game's play class), in row order.
+    """
+
+    states: np.ndarray
+    rows: np.ndarray
+    offsets: np.ndarray
+    seats: np.ndarray
+    plays: list
+
+
+def env_args(num_envs: Any, reward_mode: Any, config: Mapping[str, Any], reward_modes: Sequence[str],
+             config_fields: Sequence[str], title: str) -> int:
+    """Checks a batch API's constructor arguments; returns ``num_envs`` as an int.
+
+    Raises:
+        ValueError: ``num_envs`` not an integer >= 1, or ``reward_mode`` not one of ``reward_modes``.
+        TypeError: a ``config`` key outside ``config_fields`` (named, with the allowed ones).
+    """
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
+    if not isinstance(reward_mode, str) or reward_mode not in reward_modes:
+        raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {tuple(reward_modes)}")
+    unknown = sorted(set(config) - set(config_fields))
+    if unknown:
+        raise TypeError(f"unknown {title} option(s) {unknown}; allowed: n_players, reward_mode, "
+                        f"{', '.join(config_fields)}")
+    return int(num_envs)
 
 
 def slot_seed_list(seed: Any, num_envs: int) -> list[int | None]:
@@ -120,4 +175,4 @@ def with_masks(infos: dict[str, np.ndarray], num_envs: int) -> dict[str, np.ndar
     return infos
 
 
-__all__ = ["int_rows", "positions", "slot_seed_list", "with_masks"]
+__all__ = ["PlayFeatures", "VectorResetNeeded", "env_args", "int_rows", "positions", "slot_seed", "slot_seed_list", "with_masks"]

@@ -51,11 +51,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -76,38 +75,10 @@ CONFIG_FIELDS = tuple(f.name for f in fields(SealsConfig) if f.name != "n_player
 INFO_KEYS = ("seat", "stage", "rewards", "totals")
 
 
-def slot_seed(seed: int, i: int) -> int:
-    """The seed of slot ``i`` after ``SealsVectorEnv.reset(seed=seed)``: :func:`seers_env.seeding.child_seed`
-    ``(seed, i)``. ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each game, plays
-    that slot's games.
-
-    Raises:
-        ValueError: a negative or non-integer ``seed`` or ``i``.
-    """
-    return seeding.child_seed(seed, i)
-
-
-class VectorResetNeeded(ResetNeeded, RuntimeError):
-    """A :class:`SealsVectorEnv` method called before ``reset()`` or after ``close()``."""
-
-
-class SealsPlayFeatures(NamedTuple):
-    """Play-scoring features of every game's decision (:meth:`SealsVectorEnv.play_features`); new arrays.
-
-    Attributes:
-        states: float32 ``(N, STATE_DIM)``: :func:`~seers_env.seals.features.encode_state` of each acting seat.
-        rows: float32 ``(R, PLAY_DIM)``: :func:`~seers_env.seals.features.encode_plays` rows of every legal
-            play of every game.
-        offsets: int64 ``(N + 1,)``: game ``i`` owns ``rows[offsets[i]:offsets[i + 1]]``.
-        seats: int64 ``(N,)``: the acting seat of each game.
-        plays: per game, its legal :class:`~seers_env.seals.plays.SealsPlay` list (row order).
-    """
-
-    states: np.ndarray
-    rows: np.ndarray
-    offsets: np.ndarray
-    seats: np.ndarray
-    plays: list
+#: The shared pieces (:mod:`seers_env.vector_slots`), under this module's names.
+slot_seed = vector_slots.slot_seed
+VectorResetNeeded = vector_slots.VectorResetNeeded
+SealsPlayFeatures = vector_slots.PlayFeatures
 
 
 class _Slot:
@@ -142,16 +113,9 @@ class SealsVectorEnv(VectorEnv):
     metadata = {"name": "seals_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int, n_players: int = 3, reward_mode: str = "score", **config: Any):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
-        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
-        unknown = sorted(set(config) - set(CONFIG_FIELDS))
-        if unknown:
-            raise TypeError(f"unknown Seals option(s) {unknown}; allowed: n_players, reward_mode, "
-                            f"{', '.join(CONFIG_FIELDS)}")
+        num_envs = vector_slots.env_args(num_envs, reward_mode, config, REWARD_MODES, CONFIG_FIELDS, "Seals")
         self.config = SealsConfig(n_players=n_players, **config)
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.n_players = self.config.n_players
         self.reward_mode = reward_mode
         self.single_observation_space = spaces.Dict({
