@@ -49,16 +49,12 @@ code: its throughput is about the AEC env's per game (:func:`vector_rates`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import fields
-from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
+from gymnasium.vector import AutoresetMode
 
-from .. import seeding, vector_slots
+from .. import python_vector, vector_slots
 from .actions import N_ACTIONS
 from .features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from .game import PHASE_TAKE, SealsConfig, SealsGame
@@ -92,7 +88,7 @@ class _Slot:
         self.mask = game.legal_mask()
 
 
-class SealsVectorEnv(VectorEnv):
+class SealsVectorEnv(python_vector.PythonVectorEnv):
     """``num_envs`` Seals games stepped together, a ``gymnasium.vector.VectorEnv`` (module docstring).
 
     Args:
@@ -111,197 +107,45 @@ class SealsVectorEnv(VectorEnv):
     """
 
     metadata = {"name": "seals_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
+    title, game_class, config_class = "Seals", SealsGame, SealsConfig
+    reward_modes, config_fields = REWARD_MODES, CONFIG_FIELDS
+    obs_bound, obs_dim, n_actions, state_dim, play_dim = OBS_BOUND, OBS_DIM, N_ACTIONS, STATE_DIM, PLAY_DIM
+    view_class, encode_state, encode_plays = SealsSeatView, staticmethod(encode_state), staticmethod(encode_plays)
+    slot_class = _Slot
+    features_class = SealsPlayFeatures
 
-    def __init__(self, num_envs: int, n_players: int = 3, reward_mode: str = "score", **config: Any):
-        num_envs = vector_slots.env_args(num_envs, reward_mode, config, REWARD_MODES, CONFIG_FIELDS, "Seals")
-        self.config = SealsConfig(n_players=n_players, **config)
-        self.num_envs = num_envs
-        self.n_players = self.config.n_players
-        self.reward_mode = reward_mode
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, OBS_BOUND, (OBS_DIM,), np.float32),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        })
-        self.single_action_space = spaces.Discrete(N_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._slots: list[_Slot] = []
-        self.closed = False
-        self._rewards = np.zeros((self.num_envs, self.n_players), np.float32)
-        self._totals = np.zeros((self.num_envs, self.n_players), np.int64)
+    # --- game hooks (python_vector.PythonVectorEnv) ------------------------------------------------------
+    def _observe(self, s: _Slot) -> np.ndarray:
+        return observe(SealsSeatView(s.game, s.game.current))
 
-    @property
-    def games(self) -> list[SealsGame]:
-        """Each slot's game now, as an independent copy (``SealsGame.clone``): changing it changes nothing here."""
-        return [s.game.clone() for s in self._slots]
+    def _mask(self, s: _Slot) -> np.ndarray:
+        return s.mask
 
-    # --- episodes -------------------------------------------------------------------------------------
-    def slot_seeds(self, seed: int) -> list[int]:
-        """The seed of each slot after ``reset(seed=seed)`` (:func:`slot_seed`).
+    def _allowed(self, s: _Slot, code: int) -> bool:
+        return bool(s.mask[code])
 
-        Raises:
-            ValueError: a negative or non-integer seed.
-        """
-        return seeding.spawn_seeds(seeding.check_seed(seed), self.num_envs)
+    def _stages(self) -> list[int]:
+        return [0 if s.game.phase == PHASE_TAKE else 1 for s in self._slots]
 
-    def _new_game(self, rng: np.random.Generator) -> SealsGame:
-        return SealsGame(self.config, seed=int(rng.integers(2**63 - 1)))  # as raw_env.reset()
+    def _truncated(self, result) -> bool:
+        return result.round_end_reason == REASON_TRUNCATED
 
-    def reset(self, seed: int | Sequence[int | None] | None = None,
-              options: dict | None = None) -> tuple[dict, dict]:
-        """Deal a new game in every slot (module docstring: seeds, positions).
-
-        Args:
-            seed: an integer, a sequence of ``num_envs`` integers >= 0 or None, or None.
-            options: None or ``{"games": {slot: SealsGame.to_dict() or SealsGame}}`` (or a list of
-                ``num_envs`` positions and None); other keys are ignored.
-
-        Returns:
-            ``(observations, infos)``.
-
-        Raises:
-            ValueError: a negative or non-integer seed, or a list of the wrong length; a position of another
-                config or already over (and what :meth:`SealsGame.from_dict` raises for a damaged one), or a
-                slot out of range. TypeError: ``options`` is not a dict, or ``games`` neither a dict nor a
-                list. Nothing changes on any error.
-        """
-        seeds = vector_slots.slot_seed_list(seed, self.num_envs)
-        starts = vector_slots.positions(options, self.num_envs, SealsGame, self.config)
-        slots = []
-        for s, start in zip(seeds, starts):
-            rng = np.random.default_rng(s)  # as raw_env.reset(seed=s)
-            slots.append(_Slot(rng, self._new_game(rng) if start is None else start))
-        self._slots = slots
-        self.closed = False
-        self._rewards[:] = 0.0
-        self._totals[:] = 0
-        return self._observations(), self._infos()
-
-    def _check_open(self, name: str) -> list[_Slot]:
-        if not self._slots:
-            if self.closed:
-                raise VectorResetNeeded(f"{name}() after close(); call reset() to deal new games first")
-            raise VectorResetNeeded(f"call reset() before {name}()")
-        return self._slots
-
-    def _observations(self) -> dict[str, np.ndarray]:
-        obs = np.empty((self.num_envs, OBS_DIM), np.float32)
-        for i, s in enumerate(self._slots):
-            obs[i] = observe(SealsSeatView(s.game, s.game.current))
-        return {"observation": obs, "action_mask": np.stack([s.mask for s in self._slots])}
-
-    def _seats(self) -> np.ndarray:
-        return np.array([s.game.current for s in self._slots], np.int64)
-
-    def _infos(self) -> dict[str, np.ndarray]:
-        stages = [0 if s.game.phase == PHASE_TAKE else 1 for s in self._slots]
-        return vector_slots.with_masks({"seat": self._seats(), "stage": np.array(stages, np.int64),
-                                        "rewards": self._rewards.copy(), "totals": self._totals.copy()},
-                                       self.num_envs)
-
-    # --- stepping ---------------------------------------------------------------------------------------
     def _apply_all(self, plays: list[SealsPlay]) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
         """Apply ``plays[i]`` (legal, checked) in game ``i``: rewards, ends and autoresets; the step's results."""
-        acted = self._seats()
-        self._rewards[:] = 0.0
-        self._totals[:] = 0
-        terms = np.zeros(self.num_envs, bool)
-        truncs = np.zeros(self.num_envs, bool)
-        n = self.n_players
+        acted = self._begin()
         for i, (slot, play) in enumerate(zip(self._slots, plays)):
-            game = slot.game
-            result = game.apply(play)
-            if result.round_over and self.reward_mode == "score":
-                self._rewards[i] = result.round_scores
-            if result.game_over:
-                if self.reward_mode == "win":
-                    self._rewards[i] = [(n + 1 - 2 * place) / (n - 1) for place in game.placements()]
-                truncated = result.round_end_reason == REASON_TRUNCATED
-                terms[i], truncs[i] = not truncated, truncated
-                self._totals[i] = game.totals
-                slot.game = self._new_game(slot.rng)
+            self._settle(i, slot, slot.game.apply(play))
             slot.mask = slot.game.legal_mask()
-        rewards = self._rewards[np.arange(self.num_envs), acted]
-        return self._observations(), rewards, terms, truncs, self._infos()
+        return self._results(acted)
 
-    def step(self, actions) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """Take one action in every game (the acting seat's, at its pending stage).
+    def _apply_actions(self, slots: list[_Slot], actions: list[int]):
+        return self._apply_all([SealsPlay.from_action(code) for code in actions])
 
-        Args:
-            actions: int array-like ``(num_envs,)``, each allowed by its row's action mask.
+    def _legal_lists(self) -> list:
+        return [s.game.legal_plays() for s in self._slots]
 
-        Returns:
-            ``(observations, rewards float32 (N,), terminations bool (N,), truncations bool (N,), infos)``
-            (module docstring).
-
-        Raises:
-            VectorResetNeeded: before ``reset()`` or after ``close()``. TypeError: a non-integer dtype.
-            ValueError: a wrong shape, or an action its row's mask does not allow (the message names the row,
-                the action and allowed ones). Nothing changes on any error.
-        """
-        slots = self._check_open("step")
-        a = vector_slots.int_rows(actions, self.num_envs, "actions").tolist()
-        for i, (s, code) in enumerate(zip(slots, a)):
-            if not (0 <= code < N_ACTIONS and s.mask[code]):
-                allowed = np.flatnonzero(s.mask)
-                more = " ..." if allowed.size > 12 else ""
-                raise ValueError(f"action {code} of row {i} is not allowed by its action mask (allowed: "
-                                 f"{allowed[:12].tolist()}{more})")
-        return self._apply_all([SealsPlay.from_action(code) for code in a])
-
-    def action_masks(self) -> np.ndarray:
-        """int8 ``(num_envs, N_ACTIONS)``: the current action masks (a new array).
-
-        Raises:
-            VectorResetNeeded: before ``reset()`` or after ``close()``.
-        """
-        return np.stack([s.mask for s in self._check_open("action_masks")])
-
-    # --- play level -------------------------------------------------------------------------------------
-    def play_features(self) -> SealsPlayFeatures:
-        """Every game's decision at the play level (:class:`SealsPlayFeatures`, new arrays): row ``j`` of
-        game ``i`` is the ``j``-th play of ``legal_plays()``, the play :meth:`step_plays` makes for index ``j``.
-
-        Raises:
-            VectorResetNeeded: before ``reset()`` or after ``close()``.
-        """
-        slots = self._check_open("play_features")
-        states = np.empty((self.num_envs, STATE_DIM), np.float32)
-        rows, plays = [], []
-        offsets = np.zeros(self.num_envs + 1, np.int64)
-        for i, s in enumerate(slots):
-            view = SealsSeatView(s.game, s.game.current)
-            legal = s.game.legal_plays()
-            states[i] = encode_state(view)
-            rows.append(encode_plays(view, legal))
-            plays.append(legal)
-            offsets[i + 1] = offsets[i] + len(legal)
-        table = np.concatenate(rows).astype(np.float32, copy=False) if rows else np.zeros((0, PLAY_DIM), np.float32)
-        return SealsPlayFeatures(states, table, offsets, self._seats(), plays)
-
-    def step_plays(self, indices) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """Make one play in every game: play ``indices[i]`` of game ``i``'s legal list (:meth:`play_features`
-        order). Returns what :meth:`step` returns (the same transition as :meth:`step` with its action id).
-
-        Raises:
-            VectorResetNeeded: before ``reset()`` or after ``close()``. TypeError: a non-integer dtype.
-                ValueError: a wrong shape. IndexError: an index outside its game's legal plays (the message
-                names the row, the value and the allowed range). Nothing changes on any error.
-        """
-        slots = self._check_open("step_plays")
-        a = vector_slots.int_rows(indices, self.num_envs, "indices").tolist()
-        legal = [s.game.legal_plays() for s in slots]
-        for i, (j, ps) in enumerate(zip(a, legal)):
-            if not 0 <= j < len(ps):
-                raise IndexError(f"play index {j} of row {i} is out of range; allowed: 0 .. {len(ps) - 1} "
-                                 f"(its {len(ps)} legal plays)")
-        return self._apply_all([ps[j] for j, ps in zip(a, legal)])
-
-    def close(self, **kwargs: Any) -> None:
-        """Release the games (``closed`` is then true); every method but :meth:`reset` then raises
-        :class:`VectorResetNeeded`. Closing twice does nothing more."""
-        self._slots = []
-        self.closed = True
+    def _apply_plays(self, slots: list[_Slot], chosen: list[SealsPlay]):
+        return self._apply_all(chosen)
 
 
 def vector_rates(num_envs: int = 256, n_players: int = 3, seconds: float = 3.0, seed: int = 0) -> dict[str, float]:
@@ -309,41 +153,13 @@ def vector_rates(num_envs: int = 256, n_players: int = 3, seconds: float = 3.0, 
     :meth:`~SealsVectorEnv.step` per second, "plays_per_s": rows of :meth:`~SealsVectorEnv.play_features`
     then :meth:`~SealsVectorEnv.step_plays` per second}``, each over about ``seconds`` after one untimed
     call; choices from ``numpy.random.default_rng(seed)``."""
-    import time
-
-    rng = np.random.default_rng(seed)
-    venv = SealsVectorEnv(num_envs, n_players=n_players)
-    out = {}
-    for level in ("steps_per_s", "plays_per_s"):
-        obs, _ = venv.reset(seed=seed)
-        done, t0, first = 0, 0.0, True
-        while first or time.perf_counter() - t0 < seconds:
-            if level == "steps_per_s":
-                obs, *_ = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]]))
-            else:
-                venv.step_plays(rng.integers(0, np.diff(venv.play_features().offsets)))
-            if first:
-                first, t0 = False, time.perf_counter()
-                continue
-            done += num_envs
-        out[level] = done / (time.perf_counter() - t0)
-    return out
+    return python_vector.rates(SealsVectorEnv, num_envs, n_players, seconds, seed)
 
 
 def _bench(argv: list[str] | None = None) -> None:
     """``python -m seers_env.seals.vector [--games N] [--seconds S] [--seed K]``: :func:`vector_rates` at 2,
     3 and 4 players."""
-    import argparse
-
-    ap = argparse.ArgumentParser(description=_bench.__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=256)
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    for n in (2, 3, 4):
-        r = vector_rates(args.games, n, args.seconds, args.seed)
-        print(f"SealsVectorEnv({args.games}), {n} players, seed {args.seed}: {r['steps_per_s']:,.0f} steps/s "
-              f"(step), {r['plays_per_s']:,.0f} plays/s (play_features + step_plays), one thread")
+    python_vector.bench(argv, _bench.__doc__.splitlines()[0], vector_rates, "SealsVectorEnv", (2, 3, 4))
 
 
 __all__ = ["CONFIG_FIELDS", "INFO_KEYS", "REWARD_MODES", "SealsPlayFeatures", "SealsVectorEnv", "VectorResetNeeded",
