@@ -101,8 +101,8 @@ class HaggisVectorEnv(python_vector.PythonVectorEnv):
         **config: the other :class:`~seers_env.haggis.game.HaggisConfig` fields (:data:`CONFIG_FIELDS`).
 
     Attributes:
-        games: the slots' :class:`~seers_env.haggis.game.HaggisGame` (``[]`` before ``reset()`` and after
-            ``close()``; read-only by convention). config: the config of every game. closed: Gymnasium's flag.
+        games: copies of the slots' :class:`~seers_env.haggis.game.HaggisGame` (``[]`` before ``reset()`` and after
+            ``close()``; changing one changes nothing here). config: the config of every game. closed: Gymnasium's flag.
 
     Raises:
         ValueError: ``num_envs < 1``, an unknown reward mode, a bad config value. TypeError: an unknown

@@ -98,8 +98,8 @@ class SealsVectorEnv(python_vector.PythonVectorEnv):
         **config: the other :class:`~seers_env.seals.game.SealsConfig` fields (:data:`CONFIG_FIELDS`).
 
     Attributes:
-        games: the slots' :class:`~seers_env.seals.game.SealsGame` (``[]`` before ``reset()`` and after
-            ``close()``; read-only by convention). config: the config of every game. closed: Gymnasium's flag.
+        games: copies of the slots' :class:`~seers_env.seals.game.SealsGame` (``[]`` before ``reset()`` and after
+            ``close()``; changing one changes nothing here). config: the config of every game. closed: Gymnasium's flag.
 
     Raises:
         ValueError: ``num_envs < 1``, an unknown reward mode, a bad config value (``n_players`` outside 2..4
