@@ -64,7 +64,7 @@ applied to the game, so it does not narrow the list), but :meth:`~SeersVectorEnv
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -72,13 +72,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import features, play_eval, seeding, vector_core, vector_features
+from . import features, play_eval, seeding, vector_core, vector_features, vector_slots
 from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
 from .engine.game import Game, GameConfig
 from .engine.kernel import N_CARD_IDS, S_CURRENT, S_OVER, S_PENDING_READY, KernelGames
 from .observation import OBS_DIM
-from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, game_from_option, reset_needed
+from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, reset_needed
 
 #: The keys of the vector env's infos (each with its ``_key`` mask), at reset and at every step.
 INFO_KEYS = ("seat", "rewards", "totals")
@@ -134,7 +134,7 @@ def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True
         KeyError: ``heuristic_weights`` lacks a weight; ValueError: one is not a finite number.
     """
     s = np.asarray(slots)
-    if s.ndim != 1 or (s.size and not np.issubdtype(s.dtype, np.integer)):
+    if s.ndim != 1 or (s.size and s.dtype.kind not in "iu"):
         raise ValueError(f"slots must be a 1-D array of integers, got {s.dtype} {s.shape}")
     bad = np.flatnonzero((s < 0) | (s >= games.num_games))  # before the cast: a uint64 slot keeps its value
     if bad.size:
@@ -152,15 +152,8 @@ def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True
     return PlayFeatures(states, rows, offsets, hid, games.scal[s, S_CURRENT].copy(), keys)
 
 
-def slot_seed(seed: int, i: int) -> int:
-    """The seed of slot ``i`` after ``SeersVectorEnv.reset(seed=seed)`` (any ``num_envs > i``): child ``i`` of
-    ``numpy.random.SeedSequence(seed)`` (:func:`seers_env.seeding.child_seed`), a 64-bit ``int``.
-    ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each game, plays that slot's games.
-
-    Raises:
-        ValueError: a negative or non-integer ``seed`` or ``i``.
-    """
-    return seeding.child_seed(seed, i)
+#: The seed of slot ``i`` after ``SeersVectorEnv.reset(seed=seed)`` (:func:`seers_env.vector_slots.slot_seed`).
+slot_seed = vector_slots.slot_seed
 
 
 #: Bytes of the spaces and buffers of one game of :class:`SeersVectorEnv`, about (for messages).
@@ -265,8 +258,8 @@ class SeersVectorEnv(VectorEnv):
                 another config or already over, or a slot out of range. TypeError: ``options`` is not a
                 dict, or ``games`` not a dict or list of positions. Nothing changes on any error.
         """
-        seeds = self._slot_seed_list(seed)
-        starts = self._positions(options)
+        seeds = vector_slots.slot_seed_list(seed, self.num_envs)
+        starts = vector_slots.positions(options, self.num_envs, Game, self.config)
         fresh = np.random.SeedSequence().spawn(self.num_envs) if any(s is None for s in seeds) else []
         rngs = [np.random.default_rng(fresh[i] if s is None else s) for i, s in enumerate(seeds)]
         k = self.kernel = KernelGames(self.num_envs, self.config)
@@ -289,33 +282,6 @@ class SeersVectorEnv(VectorEnv):
         self._totals[:] = 0
         return self._observations(), self._infos()
 
-    def _positions(self, options: Any) -> list[Game | None]:
-        """Each slot's starting position of ``options["games"]`` (None: deal), checked (:meth:`reset`)."""
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        games = (options or {}).get("games")
-        starts: list[Game | None] = [None] * self.num_envs
-        if games is None:
-            return starts
-        if isinstance(games, Mapping):
-            items = list(games.items())
-        elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
-            if len(games) != self.num_envs:
-                raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
-                                 f"per slot ({self.num_envs}), None where a slot is dealt")
-            items = list(enumerate(games))
-        else:
-            raise TypeError(f"options['games'] must be a dict {{slot: Game.to_dict()}} or a list of "
-                            f"{self.num_envs} positions (None to deal), got {type(games).__name__}")
-        for slot, position in items:
-            if isinstance(slot, bool) or not isinstance(slot, (int, np.integer)):
-                raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {self.num_envs - 1}")
-            if not 0 <= slot < self.num_envs:
-                raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {self.num_envs - 1}")
-            if position is not None:
-                starts[int(slot)] = game_from_option(position, self.config, f"options['games'][{slot}]")
-        return starts
-
     def slot_seeds(self, seed: int) -> list[int]:
         """The seed of each slot after ``reset(seed=seed)``: ``[slot_seed(seed, i) for i in range(num_envs)]``;
         ``raw_env().reset(seed=venv.slot_seeds(seed)[i])`` plays slot ``i``'s games.
@@ -324,21 +290,6 @@ class SeersVectorEnv(VectorEnv):
             ValueError: a negative or non-integer seed.
         """
         return seeding.spawn_seeds(seeding.check_seed(seed), self.num_envs)
-
-    def _slot_seed_list(self, seed) -> list[int | None]:
-        """Each slot's seed for :meth:`reset` (None: fresh entropy); ``ValueError`` on a bad ``seed``."""
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            return self.slot_seeds(seed)
-        if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
-            raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {self.num_envs} "
-                             f"such seeds (or None entries), or None")
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot "
-                             f"({self.num_envs})")
-        return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
 
     def _seats(self) -> np.ndarray:
         return self.kernel.scal[:, 0].copy()  # kernel.S_CURRENT
@@ -389,7 +340,7 @@ class SeersVectorEnv(VectorEnv):
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
             raise TypeError(f"actions must be integers (an integer dtype), got dtype {a.dtype}")
         if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:  # would wrap to negative
             bad = int(np.argmax(a > np.iinfo(np.int64).max))
@@ -479,7 +430,7 @@ class SeersVectorEnv(VectorEnv):
         a = np.asarray(indices)
         if a.shape != (self.num_envs,):
             raise ValueError(f"indices must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise TypeError(f"indices must be integers (an integer dtype), got dtype {a.dtype}")
         mid = np.flatnonzero(self._dec[:, vector_core.D_NCHOSEN] > 0)
         if mid.size:

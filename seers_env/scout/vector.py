@@ -57,16 +57,15 @@ while a game waits for the second action of a Scout & Show, :meth:`~ScoutVectorE
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import seeding
+from .. import seeding, vector_slots
 from . import kernel, kernel_features
 from .actions import N_ACTIONS
 from .features import PLAY_DIM, STATE_DIM
@@ -86,16 +85,11 @@ INFO_KEYS = ("seat", "stage", "rewards", "totals")
 _BYTES_PER_GAME = 2 * 8 * OBS_DIM + 2 * N_ACTIONS + 2 * (4 * OBS_DIM + N_ACTIONS) + 2 * 46 * 5 + 69 * 8 + 450
 
 
-def slot_seed(seed: int, i: int) -> int:
-    """The seed of slot ``i`` after ``ScoutVectorEnv.reset(seed=seed)`` (any ``num_envs > i``): child ``i``
-    of ``numpy.random.SeedSequence(seed)`` (:func:`seers_env.seeding.child_seed`: ``SeedSequence(seed,
-    spawn_key=(i,))``, what ``SeedSequence(seed).spawn(n)[i]`` is), as a 64-bit ``int``.
-    ``raw_env().reset(seed=slot_seed(seed, i))``, then ``reset()`` after each game, plays that slot's games.
-
-    Raises:
-        ValueError: a negative or non-integer ``seed`` or ``i``.
-    """
-    return seeding.child_seed(seed, i)
+#: The seed of slot ``i`` after ``ScoutVectorEnv.reset(seed=seed)`` (:func:`seers_env.vector_slots.slot_seed`).
+slot_seed = vector_slots.slot_seed
+#: A :class:`ScoutVectorEnv` method called before ``reset()`` or after ``close()`` (a
+#: ``gymnasium.error.ResetNeeded``, also a ``RuntimeError``; :class:`seers_env.vector_slots.VectorResetNeeded`).
+VectorResetNeeded = vector_slots.VectorResetNeeded
 
 
 def slot_seeds(seed: int, num_envs: int) -> list[int]:
@@ -105,12 +99,6 @@ def slot_seeds(seed: int, num_envs: int) -> list[int]:
         ValueError: a negative or non-integer ``seed`` or ``num_envs``.
     """
     return seeding.spawn_seeds(seeding.check_seed(seed), seeding.check_seed(num_envs, "num_envs"))
-
-
-class VectorResetNeeded(ResetNeeded, RuntimeError):
-    """A :class:`ScoutVectorEnv` method called before ``reset()`` or after ``close()``: a
-    ``gymnasium.error.ResetNeeded`` (also a ``RuntimeError``, as :class:`seers_env.vector.SeersVectorEnv`
-    raises)."""
 
 
 class ScoutPlayFeatures(NamedTuple):
@@ -132,22 +120,6 @@ class ScoutPlayFeatures(NamedTuple):
     offsets: np.ndarray
     seats: np.ndarray
     plays: np.ndarray
-
-
-def _game_from_option(position: Any, config: ScoutConfig, name: str) -> ScoutGame:
-    """The :class:`ScoutGame` of a position option (a ``ScoutGame.to_dict()`` dict, or a ScoutGame, copied),
-    of ``config`` and not over; the errors of :meth:`seers_env.scout_v0.raw_env.reset`, naming ``name``."""
-    if isinstance(position, ScoutGame):
-        position = position.to_dict()
-    if not isinstance(position, dict):
-        raise TypeError(f"{name} must be a ScoutGame.to_dict() dict (or a ScoutGame), got {type(position).__name__}")
-    game = ScoutGame.from_dict(position)
-    if game.config != config:
-        raise ValueError(f"{name} has config {game.config.to_dict()}, but this environment plays "
-                         f"{config.to_dict()}; make the environment with that config")
-    if game.game_over:
-        raise ValueError(f"{name} is a finished game; give a position that is still being played")
-    return game
 
 
 class ScoutVectorEnv(VectorEnv):
@@ -173,14 +145,7 @@ class ScoutVectorEnv(VectorEnv):
     metadata = {"name": "scout_v0_vector", "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int, n_players: int = 4, reward_mode: str = "score", **config: Any):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
-        if not isinstance(reward_mode, str) or reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")
-        unknown = sorted(set(config) - set(CONFIG_FIELDS))
-        if unknown:
-            raise TypeError(f"unknown SCOUT option(s) {unknown}; allowed: n_players, reward_mode, "
-                            f"{', '.join(CONFIG_FIELDS)}")
+        num_envs = vector_slots.env_args(num_envs, reward_mode, config, REWARD_MODES, CONFIG_FIELDS, "SCOUT")
         self.config = ScoutConfig(n_players=n_players, **config)
         kernel.check_kernel_config(self.config)
         self.num_envs = int(num_envs)
@@ -242,8 +207,8 @@ class ScoutVectorEnv(VectorEnv):
                 another config or already over, or a slot out of range. TypeError: ``options`` is not a
                 dict, or ``games`` not a dict or list of positions. Nothing changes on any error.
         """
-        seeds = self._slot_seed_list(seed)
-        starts = self._positions(options)
+        seeds = vector_slots.slot_seed_list(seed, self.num_envs)
+        starts = vector_slots.positions(options, self.num_envs, ScoutGame, self.config)
         fresh = np.random.SeedSequence().spawn(self.num_envs) if any(s is None for s in seeds) else []
         k = ScoutKernel(self.num_envs, self.config)
         for i, s in enumerate(seeds):
@@ -263,48 +228,6 @@ class ScoutVectorEnv(VectorEnv):
         self._totals[:] = 0
         kernel.write_all(k.hands, k.scouted, k.active, k.scal, k.scores, self._obs, self._masks)
         return self._observations(), self._infos()
-
-    def _slot_seed_list(self, seed: Any) -> list[int | None]:
-        """Each slot's seed for :meth:`reset` (None: fresh entropy); ``ValueError`` on a bad ``seed``."""
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            return self.slot_seeds(seed)
-        if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
-            raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {self.num_envs} "
-                             f"such seeds (or None entries), or None")
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seed has {len(seeds)} entries; a list of seeds needs one per slot "
-                             f"({self.num_envs})")
-        return [None if s is None else seeding.check_seed(s, f"seed[{i}]") for i, s in enumerate(seeds)]
-
-    def _positions(self, options: Any) -> list[ScoutGame | None]:
-        """Each slot's starting position of ``options["games"]`` (None: deal), checked (:meth:`reset`)."""
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")
-        games = (options or {}).get("games")
-        starts: list[ScoutGame | None] = [None] * self.num_envs
-        if games is None:
-            return starts
-        if isinstance(games, Mapping):
-            items = list(games.items())
-        elif isinstance(games, Sequence) and not isinstance(games, (str, bytes)):
-            if len(games) != self.num_envs:
-                raise ValueError(f"options['games'] has {len(games)} entries; a list of positions needs one "
-                                 f"per slot ({self.num_envs}), None where a slot is dealt")
-            items = list(enumerate(games))
-        else:
-            raise TypeError(f"options['games'] must be a dict {{slot: ScoutGame.to_dict()}} or a list of "
-                            f"{self.num_envs} positions (None to deal), got {type(games).__name__}")
-        for slot, position in items:
-            if isinstance(slot, (bool, np.bool_)) or not isinstance(slot, (int, np.integer)):
-                raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {self.num_envs - 1}")
-            if not 0 <= slot < self.num_envs:
-                raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {self.num_envs - 1}")
-            if position is not None:
-                starts[int(slot)] = _game_from_option(position, self.config, f"options['games'][{slot}]")
-        return starts
 
     def _fresh_outputs(self) -> None:
         """New arrays for the next observations and masks (every row is written by compiled code; they
@@ -340,7 +263,7 @@ class ScoutVectorEnv(VectorEnv):
         a = np.asarray(values)
         if a.shape != (self.num_envs,):
             raise ValueError(f"{what} must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
             raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
         if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
             bad = int(np.argmax(a > np.iinfo(np.int64).max))
