@@ -6,13 +6,13 @@ Environment card (in the style of PettingZoo's classic environments):
 Import               ``from seers_env.seals_v0 import env`` (or ``raw_env``); registered in PettingZoo's
                      AEC registry as ``"seers/seals-v0"`` (``pettingzoo.make("aec", "seers/seals-v0")``
                      once ``seers_env`` is imported)
-Actions              Discrete, ``N_ACTIONS == 4112`` (:mod:`seers_env.seals.actions`)
+Actions              Discrete, ``N_ACTIONS == 12304`` (:mod:`seers_env.seals.actions`)
 Parallel API         no (turn-based)
 Manual control       no
 Agents               ``player_0 .. player_{n-1}``, n = 2..4; clockwise = increasing index
 Action shape         ``()`` (one int)
-Action values        ``0 .. 4111``
-Observation shape    dict: ``observation`` float32 ``(404,)``, ``action_mask`` int8 ``(4112,)``
+Action values        ``0 .. 12303``
+Observation shape    dict: ``observation`` float32 ``(404,)``, ``action_mask`` int8 ``(12304,)``
 Observation values   ``observation`` in ``[0, 50]``; ``action_mask`` 0/1
 State shape          float32 ``(459,)`` (:func:`seers_env.seals.observation.state`, full information)
 ===================  ==============================================================================
@@ -27,8 +27,9 @@ field) naming it and the allowed ones.
 **Actions, two stages.** Stage 0 (``infos[agent]["stage"] == 0``): one of the 16 takes (ids ``0..15``:
 five colours, then the symbols 1..10 and Coin), masked to the colours and symbols in the face-up row.
 Stage 1, only when the hand after the take holds a set: the same agent stays ``agent_selection`` and
-chooses a declaration (ids ``16..4111``: ``16 + bitmask`` of the set kinds laid down; ``16`` declares
-nothing), masked to the feasible ones. ``action_mask[a] == 1`` exactly when ``a`` is a legal play of the
+chooses a declaration (ids ``16..12303``: ``16 + fours_mask + (runs << 11)``, the four-of-a-kinds laid
+down as bits ``0..10`` and the number of disjoint runs 1-10, ``0..5``; ``16`` declares nothing), masked to
+the feasible ones. ``action_mask[a] == 1`` exactly when ``a`` is a legal play of the
 engine (one id per play). ``env.unwrapped.describe_action(a)`` names an action's cards.
 
 **Observation.** What the agent's seat may know (a :class:`~seers_env.seals.view.SealsSeatView`), seats
@@ -67,7 +68,9 @@ damaged dict raises what :meth:`SealsGame.from_dict` raises and the environment 
 environment together (a Gymnasium ``VectorEnv``; slot ``i`` plays the games of ``raw_env().reset(seed=
 slot_seed(s, i))``), with a play-level API for play-scoring learners.
 
-**Version history.** v0: first release (Seals engine format 1, 4112 actions).
+**Version history.** v0: first release (Seals engine format 1, 12304 actions). Before any release the
+catalogue grew from 4112 to 12304 ids so that several disjoint runs can be declared (rules sections 3.3 and
+4); the ids ``0..4111`` kept their meaning, so games saved before still load.
 """
 
 from __future__ import annotations

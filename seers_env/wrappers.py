@@ -139,7 +139,7 @@ class SingleAgentEnv(gym.Env):
             Haggis ``target``, ``n_rounds``, ...: the AEC module's ``CONFIG_FIELDS`` and card).
 
     Spaces: the AEC environment's: observation its flat ``Box`` (float32; Seers Catalog ``(857,)``, SCOUT
-    ``(849,)``, Seals ``(404,)``, Haggis ``(274,)``), action its ``Discrete`` catalogue (6928, 2396, 4112,
+    ``(849,)``, Seals ``(404,)``, Haggis ``(274,)``), action its ``Discrete`` catalogue (6928, 2396, 12304,
     814). An episode is one game.
 
     Turns: one step is one learner action. Where a play takes several actions (Seers Catalog's wild

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from seers_env.seals.cards import COIN, card_name, colour_of, set_name, symbol_name, symbol_of
+from seers_env.seals.cards import COIN, card_name, colour_of, symbol_name, symbol_of
 from seers_env.seals.game import SealsGame
 from seers_env.seals.moves import taken_cards
 from seers_env.seals.plays import SealsKind, SealsPlay
@@ -47,11 +47,12 @@ def play_json(game: SealsGame, play: SealsPlay) -> dict[str, Any]:
     """A legal play for the page: ``play`` (``[kind, value]``, as the page sends it back), ``action`` (its
     flat action id, :mod:`seers_env.seals.actions`), ``kind`` (the :class:`SealsKind` name), ``value``,
     ``text`` (naming the cards a take picks up), ``cards`` (those card ids, in row order; ``[]`` for a
-    declaration), ``sets`` (a declaration's set names) and ``marks`` (what it scores, section 4)."""
+    declaration), ``sets`` (a declaration's set names, :meth:`SealsPlay.set_names`: several runs named once,
+    "2 runs 1-10") and ``marks`` (what it scores, section 4)."""
     return {"play": play.to_list(), "action": play.action, "kind": SealsKind(play.kind).name,
             "value": int(play.value), "text": game.describe(play),
             "cards": taken_cards(game.row, play) if play.is_take else [],
-            "sets": [set_name(k) for k in play.set_kinds()], "marks": play.marks()}
+            "sets": play.set_names(), "marks": play.marks()}
 
 
 def _verb(play: SealsPlay, cards: Sequence[int]) -> str:
@@ -60,7 +61,7 @@ def _verb(play: SealsPlay, cards: Sequence[int]) -> str:
         return "takes " + text[5:] + (": " + ", ".join(card_name(c) for c in cards) if cards else "")
     marks = play.marks()
     return "declares nothing" if play.value == 0 else \
-        f"declares {' + '.join(set_name(k) for k in play.set_kinds())} ({marks} Mark{'' if marks == 1 else 's'})"
+        f"declares {' + '.join(play.set_names())} ({marks} Mark{'' if marks == 1 else 's'})"
 
 
 def history_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[str]:
@@ -119,7 +120,7 @@ def _last_round(game: SealsGame) -> dict[str, Any] | None:
     declared = None
     if e["winner"] >= 0:
         play = next(SealsPlay.from_list(x["play"]) for x in reversed(events[:k]) if x["event"] == "play")
-        declared = {"text": play.describe(), "sets": [set_name(s) for s in play.set_kinds()], "marks": play.marks()}
+        declared = {"text": play.describe(), "sets": play.set_names(), "marks": play.marks()}
     return {"round": e["round"], "reason": e["reason"], "reason_text": _REASONS.get(e["reason"], e["reason"]),
             "winner": e["winner"], "scores": list(e["scores"]), "declared": declared,
             "hands": [[card_json(c) for c in h] for h in e["hands"]], "row": [card_json(c) for c in e["row"]]}
@@ -166,8 +167,8 @@ def seals_state(game: SealsGame, names: Sequence[str], legal_for: int | None = N
 
 def parse_seals_play(d: Any) -> SealsPlay:
     """A :class:`SealsPlay` from the page's JSON: ``[kind, value]`` (as ``legal`` lists it) or an object
-    ``{"kind": k, "value": v}`` (kind 0 take a colour 0..4, 1 take a symbol 0..10, 2 declare a bitmask
-    0..4095 of set kinds).
+    ``{"kind": k, "value": v}`` (kind 0 take a colour 0..4, 1 take a symbol 0..10, 2 declare
+    ``fours_mask + (runs << 11)``, 0..12287: four-of-a-kinds as bits 0..10, 0..5 disjoint runs).
 
     Raises:
         WebError (from :mod:`seers_web.sessions`): any other shape, unknown fields, fields that are not

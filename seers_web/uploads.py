@@ -262,7 +262,7 @@ def check_seals_log(log: dict[str, Any], limits: Limits | None = None) -> dict[s
         WebError: the first problem found (400), naming the field (``config.n_rounds``, ``events[12].play``).
     """
     from seers_env.seals.game import GAME_FORMAT_VERSION, SealsConfig, SealsGame
-    from seers_env.seals.plays import SealsPlay
+    from seers_env.seals.plays import N_DECLARATIONS, SealsPlay
 
     limits = limits or Limits()
     required = {"format", "game", "config", "initial_rng_state", "origin", "events"}
@@ -306,7 +306,7 @@ def check_seals_log(log: dict[str, Any], limits: Limits | None = None) -> dict[s
         if e["event"] != "play":
             continue
         raw = e.get("play")
-        if not (isinstance(raw, list) and len(raw) == 2 and all(is_int(v, 0, 4095) for v in raw)):
+        if not (isinstance(raw, list) and len(raw) == 2 and all(is_int(v, 0, N_DECLARATIONS - 1) for v in raw)):
             raise WebError(f"the log does not replay: events[{i}].play={raw!r}"[:300] + " must be a list "
                            "[kind, value] of 2 integers")
         if game.game_over:

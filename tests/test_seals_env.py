@@ -124,7 +124,7 @@ def test_illegal_malformed_and_out_of_range_actions_raise_and_change_nothing():
     before = e.unwrapped.game.to_dict()
     agent = e.agent_selection
     bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
-    for action, err, text in ((bad, IllegalActionError, "not legal"), (N_ACTIONS, ValueError, "4112"),
+    for action, err, text in ((bad, IllegalActionError, "not legal"), (N_ACTIONS, ValueError, "12304"),
                               (-1, ValueError, "-1"), (1.0, TypeError, "integer"), ("3", TypeError, "integer"),
                               (True, TypeError, "integer")):
         with pytest.raises(err, match=text):

@@ -120,6 +120,24 @@ def test_declaration_rows():
     assert _part(encode_state(view), STATE_LAYOUT, "stage").tolist() == [0.0, 1.0]
 
 
+def test_declaration_rows_count_every_run():
+    """Two disjoint runs (sections 3.3 and 4): the run's slot of ``declare_kinds`` holds the run count and
+    ``declare_sets`` counts both; the row layout is unchanged (the shipped models read it)."""
+    from seers_env.seals.features import best_marks
+
+    hand = [card_of(c, k) for k in range(10) for c in (RED, BLUE)]
+    game = SealsGame.from_position(SealsConfig(n_players=2), row=[card_of(GREEN, 0)], hands=[sorted(hand), []],
+                                   current=0, phase=PHASE_DECLARE, turns=1)
+    view = SealsSeatView(game, 0)
+    legal = view.legal_plays()
+    rows = encode_plays(view, legal)
+    assert rows.shape == (3, PLAY_DIM) and [p.value for p in legal] == [0, 1 << 11, 2 << 11]
+    assert _part(rows, PLAY_LAYOUT, "declare_marks")[:, 0].tolist() == [0.0, 1.0, 2.0]
+    assert _part(rows, PLAY_LAYOUT, "declare_sets")[:, 0].tolist() == [0.0, 0.5, 1.0]
+    assert _part(rows, PLAY_LAYOUT, "declare_kinds")[:, 11].tolist() == [0.0, 1.0, 2.0]
+    assert best_marks([2] * 10 + [0]) == 8 and best_marks([5] * 10 + [4]) == 23
+
+
 def test_play_rows_add_the_heuristic_score_and_privileged_shows_the_pile_top():
     adapter = game_adapter("seals")
     game = _known_position()

@@ -19,9 +19,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 from seals_reference import (  # noqa: E402
     action_id, reference_has_set, reference_legal_plays, reference_marks, reference_mask, reference_taken_cards)
 from seers_env.seals import actions  # noqa: E402
-from seers_env.seals.cards import card_of  # noqa: E402
-from seers_env.seals.game import SealsConfig, SealsGame  # noqa: E402
-from seers_env.seals.plays import SealsPlay  # noqa: E402
+from seers_env.seals.cards import RUN, card_of, symbol_counts  # noqa: E402
+from seers_env.seals.game import IllegalPlayError, SealsConfig, SealsGame  # noqa: E402
+from seers_env.seals.kernel import max_marks_counts  # noqa: E402
+from seers_env.seals.moves import best_declaration  # noqa: E402
+from seers_env.seals.plays import N_ACTIONS, SealsPlay, declaration_value  # noqa: E402
 
 STATES = int(os.environ.get("SEALS_REFERENCE_STATES", "10000"))
 DECLINE_P = 0.8  # in the declare phase, decline this often so that hands grow large (many sets at once)
@@ -61,9 +63,9 @@ def run(n_players: int, count: int, seed: int) -> dict:
             stats["max_hand"] = max(stats["max_hand"], len(hand))
             if game.phase == "declare":
                 stats["max_declarations"] = max(stats["max_declarations"], len(ref))
-                stats["run_states"] += any(p.value >> 11 & 1 for p in ref)
-                stats["multi_kind"] += any(bin(p.value).count("1") >= 2 for p in ref)
-                stats["two_runs"] += all(sum(1 for c in hand if c % 11 == n) >= 2 for n in range(10))
+                stats["run_states"] += any(p.value >> 11 >= 1 for p in ref)
+                stats["multi_kind"] += any(bin(p.value & 2047).count("1") + (p.value >> 11) >= 2 for p in ref)
+                stats["two_runs"] += any(p.value >> 11 >= 2 for p in ref)
                 nonzero = [p for p in ref if p.value]
                 if nonzero and rng.random() >= DECLINE_P:
                     play = nonzero[int(rng.integers(len(nonzero)))]
@@ -96,6 +98,8 @@ def test_engine_equals_reference_on_random_states(n_players):
         assert out["run_states"] and out["max_declarations"] >= 2
     if STATES >= 10000:
         assert out["multi_kind"] and out["max_declarations"] >= 6  # declarations of several set kinds
+        if n_players == 2:  # long rounds: hands with two disjoint runs (seeded, so always reached)
+            assert out["two_runs"]
 
 
 # --- hand-made positions from the rules text -------------------------------------------------------------
@@ -178,16 +182,80 @@ def test_declarations_run_and_disjoint_sets():
     assert reference_legal_plays(game) == game.legal_plays()
 
 
-def test_two_disjoint_runs_declare_one_run():
-    """Two of every number 1-10 hold two disjoint runs. The rules score several disjoint sets each
-    (shared/rules/seals.md sections 3 and 7: 8 Marks here), but a declaration is a bitmask of set kinds, so
-    the run is named once: 4 Marks. Engine and reference agree on the encoding; docs/seals_rules.md ("Plays
-    and actions") records the difference from the rules as open."""
+def test_two_disjoint_runs_score_8_marks():
+    """Two of every number 1-10 hold two disjoint runs: "one or several disjoint sets", each scoring
+    (shared/rules/seals.md sections 3.3 and 4), so both are laid down for 8 Marks."""
     hand = [c(col, n) for n in range(1, 11) for col in (R, B)]
     game = position([c(G, 2)], hand, phase="declare")
-    assert reference_legal_plays(game) == [SealsPlay.declare(()), SealsPlay.declare([11])] == game.legal_plays()
-    game.apply(SealsPlay.declare([11]))
-    assert game.round_scores[0] == [4, 0]
+    expected = [SealsPlay.declare(()), SealsPlay.declare([RUN]), SealsPlay.declare([RUN, RUN])]
+    assert reference_legal_plays(game) == expected == game.legal_plays()
+    two = SealsPlay.declare([RUN, RUN])
+    assert two.value == declaration_value(0, 2) == 2 << 11 and two.runs == 2 and two.set_kinds() == [RUN, RUN]
+    assert two.marks() == reference_marks(two.value) == 8 and two.describe() == "declare 2 runs 1-10 (8 Marks)"
+    # a third run needs a third card of every number: refused, naming the play and the hand's counts
+    with pytest.raises(IllegalPlayError, match=r"illegal play \(2, 6144\) \(declare 3 runs 1-10 \(12 Marks\)\).*3 "
+                                               r"run\(s\) need 3 cards of every number"):
+        game.apply(SealsPlay.declare([RUN] * 3))
+    game.apply(two)
+    assert game.round_scores[0] == [8, 0]
+
+
+@pytest.mark.parametrize("sevens", [4, 5])
+def test_three_runs_beat_four_sevens(sevens):
+    """Three of every number 1-10 but four or five 7s (the deck has five): the runs and the four 7s share
+    the 7s, each card in one set only (section 4). Four 7s leave at most one 7, so at most one run beside
+    them (2 + 4 Marks, with five 7s); three runs score 12 and are the best declaration."""
+    hand = [c(col, n) for n in range(1, 11) for col in (R, B, G) if n != 7] + [c(col, 7) for col in range(sevens)]
+    game = position([c(Y, 2)], hand, phase="declare")
+    legal = game.legal_plays()
+    assert reference_legal_plays(game) == legal
+    expected = {0, 1 << 6, declaration_value(0, 1), declaration_value(0, 2), declaration_value(0, 3)}
+    if sevens == 5:
+        expected.add(declaration_value(1 << 6, 1))
+    assert {p.value for p in legal} == expected
+    best = max(legal, key=lambda p: (reference_marks(p.value), -p.value))
+    assert best == SealsPlay.declare([RUN] * 3) and best.marks() == 12
+    assert best.describe() == "declare 3 runs 1-10 (12 Marks)"
+    assert best_declaration(hand) == best.value and max_marks_counts(np.array(symbol_counts(hand))) == 12
+    assert SealsPlay.declare([6, RUN]).describe() == "declare four 7s + run 1-10 (6 Marks)"
+    game.apply(best)
+    assert game.round_scores[0] == [12, 0]
+
+
+def test_run_counts_out_of_range_are_refused():
+    """At most 5 runs (each uses one card of every number; the deck holds 5): runs=6 is no declaration."""
+    with pytest.raises(ValueError, match=r"runs=6 is not one of 0\.\.5"):
+        SealsPlay.declare([RUN] * 6)
+    with pytest.raises(ValueError, match=r"runs=6 is not one of 0\.\.5"):
+        declaration_value(0, 6)
+    with pytest.raises(ValueError, match=r"value=12288 is not one of 0\.\.12287 .*runs=6"):
+        SealsPlay.from_list([2, 6 << 11])
+    with pytest.raises(ValueError, match=r"action 12304 is not one of 0\.\.12303"):
+        SealsPlay.from_action(16 + (6 << 11))
+    with pytest.raises(ValueError, match=r"set kind 2 \(four 3s\) is named twice"):
+        SealsPlay.declare([2, 2])
+    with pytest.raises(ValueError, match=r"set kind 12 is not one of 0\.\.11"):
+        SealsPlay.declare([12])
+    # five runs of a hand that holds fewer: illegal in the engine, with the reason
+    hand = [c(col, n) for n in range(1, 11) for col in (R, B)]
+    game = position([c(G, 2)], hand, phase="declare")
+    five = SealsPlay.declare([RUN] * 5)
+    assert five.malformed() is None and not game.is_legal(five)
+    with pytest.raises(ValueError, match=r"\(2, 10240\) \(declare 5 runs 1-10 \(20 Marks\)\)"):
+        game.apply(five)
+
+
+def test_top_action_id_round_trips():
+    """The last id, 12303: every four-of-a-kind and five runs (38 Marks: no hand holds it)."""
+    assert N_ACTIONS == actions.N_ACTIONS == 12304
+    top = SealsPlay.from_action(N_ACTIONS - 1)
+    assert top == SealsPlay(2, 12287) == SealsPlay.declare(list(range(11)) + [RUN] * 5)
+    assert top.action == 12303 and top.runs == 5 and top.fours_mask == 2047 and top.marks() == 38
+    assert SealsPlay.declare(top.set_kinds()) == top and actions.play_of(12303) == top
+    assert reference_marks(top.value) == 38
+    for value in (0, 1 << 11, 4095, 4096, 2 << 11 | 5, 12287):  # the old ids 16..4111 keep their meaning
+        p = SealsPlay.from_action(16 + value)
+        assert p.action == 16 + value and SealsPlay.declare(p.set_kinds()) == p
 
 
 def test_the_reference_notices_a_wrong_engine(monkeypatch):

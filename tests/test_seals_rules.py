@@ -13,7 +13,7 @@ from seers_env.seals import (DECLINE_PLAY, GameOverError, IllegalPlayError, Seal
                              SealsSeatView)
 from seers_env.seals import rulings
 from seers_env.seals.cards import COIN, N_CARDS, RUN, SET_MARKS, card_of
-from seers_env.seals.moves import declaration_masks, mask_marks, take_plays
+from seers_env.seals.moves import best_declaration, declaration_masks, mask_marks, take_plays
 
 RED, BLUE, GREEN, YELLOW, BLACK = range(5)
 
@@ -135,6 +135,17 @@ def test_a_run_mixes_colours_and_shares_no_card_with_a_four_of_a_kind():
     assert (1 << 6) | (1 << RUN) not in declaration_masks(four_sevens)
     five_sevens = run + [num(c, 7) for c in range(5) if num(c, 7) not in run]
     assert (1 << 6) | (1 << RUN) in declaration_masks(five_sevens)
+
+
+def test_several_disjoint_runs_each_score():
+    """Sections 3.3 and 4: one or several disjoint sets, a card in one set at most; each run scores 4."""
+    two_runs = [num(c, k) for k in range(1, 11) for c in (0, 1)]
+    assert declaration_masks(two_runs) == [0, 1 << RUN, 2 << RUN]
+    assert mask_marks(2 << RUN) == 8 and mask_marks((1 << 6) | (3 << RUN)) == 14
+    five = [num(c, k) for k in range(1, 11) for c in range(5)]  # five runs, or a run beside every four
+    assert best_declaration(five) == 5 << RUN and mask_marks(5 << RUN) == 20
+    assert (1 << RUN) | 1023 in declaration_masks(five) and mask_marks((1 << RUN) | 1023) == 19
+    assert (2 << RUN) | 1 not in declaration_masks(five)  # four 1s and two runs need six 1s
 
 
 def _declare_position(hand_sets: list[int], **kw) -> SealsGame:

@@ -227,6 +227,25 @@ def test_the_declaration_stage(client):
     assert len(st["row"]) == 4 and st["pile_size"] == 51 and all(not h for h in st["hands"].values())
 
 
+def test_two_runs_are_declared_through_the_api(client):
+    """A hand of two of every number 1-10 (taking the second 10) lays down 2 runs for 8 Marks (rules sections
+    3.3 and 4); the page names them once, "2 runs 1-10"."""
+    st = new_game(client, players=2, seat=0, agents=["random"], seed=1)
+    sid = st["id"]
+    hand = [card_of(c, k) for k in range(10) for c in (0, 1)]
+    ten = card_of(1, 9)
+    row = [ten, card_of(2, 10), card_of(3, 10), card_of(4, 10)]
+    client.app.state.store._sessions[sid].game = SealsGame.from_position(
+        SealsConfig(n_players=2), row=row, hands=[[x for x in hand if x != ten], [card_of(2, 0)]], current=0)
+    st = client.post(f"/api/games/{sid}/play", json={"play": [TAKE_SYMBOL, 9]}).json()
+    assert [p["play"] for p in st["legal"]] == [[DECLARE, 0], [DECLARE, 1 << 11], [DECLARE, 2 << 11]]
+    assert st["actions"] == [16, 16 + 2048, 16 + 4096]
+    assert st["legal"][2]["sets"] == ["2 runs 1-10"] and st["legal"][2]["marks"] == 8
+    st = client.post(f"/api/games/{sid}/play", json={"play": [DECLARE, 2 << 11], "move": st["move"]}).json()
+    assert st["round_scores"] == [[8, 0]] and st["last_round"]["declared"]["sets"] == ["2 runs 1-10"]
+    assert "player 0 (you) declares 2 runs 1-10 (8 Marks)" in st["history"]
+
+
 def test_declining_keeps_collecting(client):
     st = new_game(client, players=2, seat=0, agents=["random"], seed=1)
     sid = st["id"]
@@ -296,7 +315,7 @@ def absent_colour(st: dict) -> int:
     ([3, 0], "kind=3 is not one of"),
     ([TAKE_COLOUR, 5], "value=5 is not one of 0..4"),
     ([TAKE_SYMBOL, 11], "value=11 is not one of 0..10"),
-    ([DECLARE, 4096], "value=4096 is not one of 0..4095"),
+    ([DECLARE, 12288], "value=12288 is not one of 0..12287"),
     ([DECLARE, 0], "must first take face-up cards"),  # the wrong stage
     (None, "illegal play"),  # a colour not in the row: filled in below
 ])

@@ -1,10 +1,12 @@
 """The flat Seals action catalogue for :mod:`seers_env.seals_v0` (rules sections 3 and 4).
 
-``N_ACTIONS == 4112``: ids ``0..4`` take a colour (Red, Blue, Green, Yellow, Black), ``5..14`` take the
-numbers 1..10, ``15`` takes the Coins, ``16 + m`` declares the set kinds of bitmask ``m`` (``16``: declare
-nothing; bit ``k`` set kind ``k`` of :mod:`seers_env.seals.cards`). Each legal play has exactly one id
-(:attr:`seers_env.seals.plays.SealsPlay.action`), so the mask built from the engine's ``legal_plays()`` is
-exact: stage 0 (the take) allows only take ids, stage 1 (the declaration) only declaration ids.
+``N_ACTIONS == 12304``: ids ``0..4`` take a colour (Red, Blue, Green, Yellow, Black), ``5..14`` take the
+numbers 1..10, ``15`` takes the Coins, ``16 + v`` (``16..12303``) makes the declaration
+``v = fours_mask + (runs << 11)`` (:mod:`seers_env.seals.plays`: bits ``0..10`` the four-of-a-kinds,
+``runs`` in ``0..5`` the disjoint runs 1-10; ``16``: declare nothing; sections 3.3 and 4). Each legal play
+has exactly one id (:attr:`seers_env.seals.plays.SealsPlay.action`), so the mask built from the engine's
+``legal_plays()`` is exact: stage 0 (the take) allows only take ids, stage 1 (the declaration) only
+declaration ids.
 """
 
 from __future__ import annotations

@@ -5,7 +5,10 @@ A *card* is an int ``0..54``: ``colour * 11 + symbol``. Colours ``0..4``
 ``10`` is the Coin. Numbers 1..5 are minor, 6..10 major.
 
 A *set kind* is an int ``0..11``: ``0..9`` four cards of number ``kind + 1``, ``10`` four Coins, ``11``
-a complete run 1..10 in any colours. :data:`SET_MARKS` gives each kind's Marks (section 4 table).
+a complete run 1..10 in any colours. :data:`SET_MARKS` gives each kind's Marks (section 4 table). One
+declaration lays down each four-of-a-kind at most once, but the run up to :data:`MAX_RUNS` times (disjoint
+runs, each of one card of every number; section 3.3 "one or several disjoint sets", section 4 "a card is in
+at most one set"); :mod:`seers_env.seals.plays` encodes it as ``fours_mask + (runs << 11)``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ N_NUMBERS = 10
 N_SET_KINDS = 12
 RUN = 11
 QUAD_COINS = COIN
+#: Most disjoint runs one hand can lay down: each run uses one card of every number, and the deck holds
+#: one card of each number per colour (section 1), so 5.
+MAX_RUNS = N_COLOURS
 #: Marks of each set kind (section 4): minor fours 1, major fours 2, Coins 3, the run 4.
 SET_MARKS: tuple[int, ...] = tuple(1 if k < 5 else 2 for k in range(N_NUMBERS)) + (3, 4)
 
@@ -59,7 +65,7 @@ def card_name(card: int) -> str:
 
 
 def set_name(kind: int) -> str:
-    """``"four 3s"``, ``"four Coins"``, ``"run 1-10"``."""
+    """``"four 3s"``, ``"four Coins"``, ``"run 1-10"`` (the name of one set of ``kind``)."""
     if kind == RUN:
         return "run 1-10"
     if kind == COIN:

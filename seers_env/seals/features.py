@@ -51,20 +51,23 @@ denial          3       per other relative seat: the :func:`hand_value` it loses
                         removes cards it could use
 declare_marks   1       declaration: its Marks / 4
 decline         1       declaration: declares nothing
-declare_kinds   12      declaration: the set kinds laid down
-declare_sets    1       declaration: sets laid down / 2
+declare_kinds   12      declaration: the set kinds laid down (1 per four-of-a-kind; the run's slot holds
+                        the number of disjoint runs, 0..5)
+declare_sets    1       declaration: sets laid down / 2 (every run counted)
 ==============  ======  ==========================================================================
 
-Version :data:`FEATURE_VERSION` (model files record it; a change of layout or meaning raises it).
+Version :data:`FEATURE_VERSION` (model files record it; a change of layout or meaning raises it). The
+declarations of several runs (sections 3.3 and 4) kept version 1: the layout is the same and a
+declaration of 0 or 1 run gives the same row as before, so the shipped models still load.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .cards import COIN, N_CARDS, N_COLOURS, N_NUMBERS, N_SET_KINDS, N_SYMBOLS, RUN, SET_MARKS
+from .cards import N_CARDS, N_COLOURS, N_NUMBERS, N_SET_KINDS, N_SYMBOLS, SET_MARKS
 from .game import PHASE_DECLARE
-from .moves import feasible, mask_marks
+from .moves import count_declarations, mask_marks
 from .plays import DECLARE, TAKE_COLOUR
 from .rulings import FOUR_OF_A_KIND_SIZE, MARKS_TO_WIN, MAX_PLAYERS, MIN_PLAYERS
 
@@ -128,19 +131,9 @@ def hand_value(counts, free, closeness: float = CLOSENESS) -> float:
 
 
 def best_marks(counts) -> int:
-    """Marks of the best declaration the symbol ``counts`` allow (0 without a set)."""
-    kinds = [k for k in range(N_SYMBOLS) if counts[k] >= _FOUR]
-    if all(counts[k] >= 1 for k in range(N_NUMBERS)):
-        kinds.append(RUN)
-    best = 0
-    for sub in range(1, 1 << len(kinds)):
-        mask = 0
-        for i, k in enumerate(kinds):
-            if sub >> i & 1:
-                mask |= 1 << k
-        if feasible(mask, counts):
-            best = max(best, mask_marks(mask))
-    return best
+    """Marks of the best declaration the symbol ``counts`` allow (0 without a set; several disjoint runs
+    counted, sections 3.3 and 4)."""
+    return max(mask_marks(v) for v in count_declarations(counts))
 
 
 def _symbols(cards) -> list[int]:
@@ -234,11 +227,11 @@ def encode_plays(view, legal: list) -> np.ndarray:
     if legal[0].kind == DECLARE:
         for i, p in enumerate(legal):
             out[i, L["kind"][0] + 2] = 1.0
-            kinds = [k for k in range(N_SET_KINDS) if p.value >> k & 1]
+            kinds = p.set_kinds()  # RUN once per run
             out[i, L["declare_marks"][0]] = mask_marks(p.value) / 4.0
             out[i, L["decline"][0]] = float(not kinds)
             for k in kinds:
-                out[i, L["declare_kinds"][0] + k] = 1.0
+                out[i, L["declare_kinds"][0] + k] += 1.0
             out[i, L["declare_sets"][0]] = len(kinds) / 2.0
         return out
     free = _symbols(view.pile_cards + row)

@@ -41,9 +41,9 @@ import numpy as np
 from ..jsonio import MAX_EVENT_DEPTH, too_deep
 from ..seeding import rng_from_state
 from . import rulings
-from .cards import N_CARDS, N_SET_KINDS, N_SYMBOLS, card_name
+from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
-from .plays import DECLARE, N_ACTIONS, SealsPlay
+from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
 
 GAME_FORMAT_VERSION = 1
@@ -435,8 +435,10 @@ class SealsGame:
         for c in hand:
             counts[c % N_SYMBOLS] += 1
         if not feasible(play.value, counts):
-            return ("the hand cannot lay down those sets together (section 4: four cards of a number, four "
-                    "Coins, a 1-10 run; each card in one set)")
+            return (f"the hand cannot lay down those sets together (section 4: four cards of a number, four "
+                    f"Coins, a 1-10 run; each card in one set, so {play.runs} run(s) need {play.runs} cards of "
+                    f"every number 1-10, plus 4 of a number also laid down as four of a kind; the hand holds "
+                    f"{counts} per symbol 1..10, Coin)")
         return None
 
     # --- transitions ----------------------------------------------------------------------------------
@@ -716,9 +718,9 @@ def _cards(name: str, v: Any) -> list[int]:
     return [_check_int(f"{name}[{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(_list(name, v))]
 
 
-#: Section 4: the Marks one declaration can score (disjoint sets from the 55 cards: at most 22, a run, four
-#: Coins and ten four-of-a-kinds).
-DECLARABLE_MARKS = frozenset(mask_marks(m) for m in range(1, 1 << N_SET_KINDS) if feasible(m, [5] * N_SYMBOLS))
+#: Sections 3.3 and 4: the Marks one declaration can score (disjoint sets from the 55 cards: 1 to 23; at most
+#: five runs and four Coins, or a run, four Coins and ten four-of-a-kinds for 22).
+DECLARABLE_MARKS = frozenset(mask_marks(v) for v in range(1, N_DECLARATIONS) if feasible(v, [5] * N_SYMBOLS))
 
 
 def _replay_rounds(g: SealsGame, n_rounds: int) -> list[bool]:

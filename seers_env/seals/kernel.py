@@ -21,7 +21,7 @@ from ..engine.jit import njit
 from .cards import SET_MARKS
 from .rulings import ROW_SIZE
 
-_MARKS = np.array(SET_MARKS, dtype=np.int64)  # 12 set kinds, section 4
+_MARKS = np.array(SET_MARKS, dtype=np.int64)  # 12 set kinds, section 4 (a run: 4 Marks each)
 
 
 @njit(cache=True)
@@ -64,21 +64,23 @@ def has_set_counts(counts):
 
 @njit(cache=True)
 def max_marks_counts(counts):
-    """Marks of the best declaration of symbol ``counts`` (0 without a set; section 4: with the run, a
-    number's four needs a fifth card)."""
-    fours = 0
-    for k in range(11):
-        if counts[k] >= 4:
-            fours += _MARKS[k]
-    if not _has_run(counts):
-        return fours
-    with_run = _MARKS[11]
-    for k in range(10):
-        if counts[k] >= 5:
-            with_run += _MARKS[k]
-    if counts[10] >= 4:
-        with_run += _MARKS[10]
-    return max(fours, with_run)
+    """Marks of the best declaration of symbol ``counts`` (0 without a set): the best over ``r`` disjoint
+    runs, ``r`` in ``0..min(counts[0..9])``, of ``4 r`` plus every four-of-a-kind still disjoint from them
+    (sections 3.3 and 4: a number's four beside ``r`` runs needs ``4 + r`` cards of it)."""
+    max_runs = counts[0]
+    for k in range(1, 10):
+        if counts[k] < max_runs:
+            max_runs = counts[k]
+    coins = _MARKS[10] if counts[10] >= 4 else 0
+    best = 0
+    for r in range(max_runs + 1):
+        m = coins + _MARKS[11] * r
+        for k in range(10):
+            if counts[k] >= 4 + r:
+                m += _MARKS[k]
+        if m > best:
+            best = m
+    return best
 
 
 @njit(cache=True)

@@ -5,9 +5,9 @@ steps them with one action each (:mod:`seers_env.seals.actions`: one id per play
 ``gymnasium.vector.VectorEnv`` with the conventions of :class:`seers_env.haggis.vector.HaggisVectorEnv`:
 
 * spaces: ``single_observation_space`` is the AEC env's (``Dict(observation=Box(0, 50, (404,)),
-  action_mask=Box(0, 1, (4112,), int8))``), ``single_action_space`` ``Discrete(4112)``;
+  action_mask=Box(0, 1, (12304,), int8))``), ``single_action_space`` ``Discrete(12304)``;
   ``observation_space`` and ``action_space`` their batches (``gymnasium.vector.utils.batch_space``);
-* observations: ``{"observation": float32 (N, 404), "action_mask": int8 (N, 4112)}``, the acting seat's
+* observations: ``{"observation": float32 (N, 404), "action_mask": int8 (N, 12304)}``, the acting seat's
   (the AEC env's, stacked; a take that completes a set is followed by the same seat's declaration,
   ``infos["stage"] == 1``);
 * rewards: float32 ``(N,)``, the reward of the seat that acted in that row, as the AEC env gives it

@@ -5,7 +5,7 @@
 "use strict";
 
 const SealsView = (() => {
-  const N_COLOURS = 5;  // action ids 0..4 take a colour, 5..15 a symbol, 16 + mask declare (seals/actions.py)
+  const N_COLOURS = 5;  // action ids 0..4 take a colour, 5..15 a symbol, 16 + declaration (seals/plays.py)
   const N_TAKES = 16;
   const hover = { action: null };  // the take the pointer is on: its cards are ringed in the row
 
