@@ -259,12 +259,9 @@ LOG_KEYS = ("format", "game", "config", "initial_rng_state", "origin", "events",
 
 def check_haggis_log(log: dict[str, Any], limits: Any = None) -> dict[str, Any]:
     """Check a Haggis game log (:meth:`HaggisGame.log` plus ``agents``) by replaying its recorded plays with
-    the engine (no agent runs); returns the engine's own log of the game plus the checked ``agents``.
-
-    Strict: exactly the keys of :data:`LOG_KEYS` (``agents`` optional), ``format`` 1, a config the engine
-    accepts (a fixed length of at most ``limits.max_rounds`` rounds, or played to the target), a dealt game
-    (``origin`` null), every play ``[kind, [card ids], width, amount]`` and legal when it comes, no play
-    after the end, and deals and round scores equal to the engine's.
+    the engine, as :func:`seers_web.uploads.check_dealt_log`: a fixed length of at most ``limits.max_rounds``
+    rounds or played to the target, every play ``[kind, [card ids], width, amount]``
+    (:func:`parse_haggis_play`); deals' hands and round scores compared.
 
     Raises:
         WebError: the first problem found (400), naming the field (``config``, ``events[12].play``).
@@ -272,69 +269,18 @@ def check_haggis_log(log: dict[str, Any], limits: Any = None) -> dict[str, Any]:
     from seers_env.haggis.game import GAME_FORMAT_VERSION
 
     from .sessions import Limits, WebError
-    from .uploads import check_rng_state
+    from .uploads import DealtLogSpec, check_dealt_log
 
-    limits = limits or Limits()
-    required = set(LOG_KEYS) - {"agents"}
-    if not required <= set(log):
-        raise WebError(f"the Haggis log lacks the keys {sorted(required - set(log))}; a log saved by this "
-                       f"page's download (or HaggisGame.log()) has {sorted(required)}")
-    unknown = sorted(set(log) - set(LOG_KEYS), key=str)
-    if unknown:
-        raise WebError(f"the Haggis log has unknown keys {unknown}"[:300] + f"; allowed: {list(LOG_KEYS)}")
-    if log["format"] != GAME_FORMAT_VERSION or isinstance(log["format"], bool):
-        raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; Haggis logs have format "
-                       f"{GAME_FORMAT_VERSION}")
-    try:
-        config = HaggisConfig.from_dict(log["config"])
-    except (TypeError, ValueError) as err:
-        raise WebError(f"config: {err}"[:500]) from None
-    if config.n_rounds is not None and config.n_rounds > limits.max_rounds:
-        raise WebError(f"config n_rounds={config.n_rounds} must be at most {limits.max_rounds} (the rounds "
-                       "this page replays), or null (played to the target)")
-    check_rng_state(log["initial_rng_state"])
-    if log["origin"] is not None:
-        raise WebError("origin must be null: only dealt games are replayed here, not a game started from a "
-                       "hand-made position")
-    events = log["events"]
-    if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
-                                               for e in events):
-        raise WebError("events must be a list of engine events (objects with an 'event' key)")
-    agents = log.get("agents")
-    if agents is not None and not (isinstance(agents, list) and len(agents) == config.n_players
-                                   and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
-        raise WebError(f"'agents' must be a list of {config.n_players} agent names, got {agents!r}"[:400])
-    first_deal = [e for e in events if e["event"] == "deal"][:1]
-    try:  # deals from initial_rng_state and compares the logged first deal
-        game = HaggisGame.replay({"format": GAME_FORMAT_VERSION, "game": GAME, "config": config.to_dict(),
-                                  "initial_rng_state": log["initial_rng_state"], "origin": None,
-                                  "events": first_deal}, upto=0)
-    except (TypeError, ValueError) as err:
-        raise WebError(f"the log does not replay: {err} (its first deal event must be the deal made from "
-                       "initial_rng_state)") from None
-    for i, e in enumerate(events):
-        if e["event"] != "play":
-            continue
+    def parse_logged_play(raw: Any, where: str) -> HaggisPlay:
+        """:func:`parse_haggis_play` of a recorded play; raises WebError starting with ``where``."""
         try:
-            play = parse_haggis_play(e.get("play"))
+            return parse_haggis_play(raw)
         except WebError as err:
-            raise WebError(f"the log does not replay: events[{i}].{err.message}"[:500]) from None
-        if game.game_over:
-            raise WebError(f"the log does not replay: events[{i}] is a play after the end of the game")
-        try:
-            game.apply(play)
-        except ValueError as err:  # IllegalPlayError is a ValueError
-            raise WebError(f"the log does not replay: events[{i}].play: {err}"[:500]) from None
-    for kind, key in (("deal", "hands"), ("round_end", "scores")):
-        logged = [e.get(key) for e in events if e["event"] == kind]
-        made = [e[key] for e in game.events if e["event"] == kind]
-        if logged != made:
-            raise WebError(f"the log does not replay: its {kind} events differ from the engine's ({len(logged)} "
-                           f"logged, {len(made)} made from initial_rng_state and the plays; a log of another "
-                           "engine version, or edited)")
-    out = game.log()
-    out["agents"] = agents
-    return out
+            raise WebError(f"{where}.{err.message}"[:500]) from None
+
+    spec = DealtLogSpec("Haggis", GAME, HaggisGame, HaggisConfig, GAME_FORMAT_VERSION, LOG_KEYS, parse_logged_play,
+                        deal_field="hands", rounds_to_target=True)
+    return check_dealt_log(log, limits or Limits(), spec)
 
 
 def create_replay(store: Any, log: dict[str, Any], source: dict[str, Any] | None) -> Any:

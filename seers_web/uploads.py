@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -164,17 +165,125 @@ def check_log(log: Any, limits: Limits | None = None) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class DealtLogSpec:
+    """What :func:`check_dealt_log` needs to know of one game's logs."""
+
+    title: str  # the game as messages name it: "SCOUT"
+    name: str  # its registry name, the log's ``game``
+    game_class: Any  # replays the first deal; its ``log()`` is returned
+    config_class: Any  # reads and writes the log's ``config`` (``from_dict``, ``to_dict``)
+    format_version: int
+    log_keys: tuple[str, ...]  # every key a log may have; all but ``agents`` are required
+    #: One recorded play to the engine's play: ``parse_play(raw, where)``, where ``where`` names the event
+    #: (``"the log does not replay: events[12]"``); raises WebError starting with ``where``.
+    parse_play: Callable[[Any, str], Any]
+    deal_field: str  # the field of deal events compared with the engine's: "hands"
+    rounds_to_target: bool = False  # whether ``n_rounds`` may be null (played to the target)
+
+
+def int_list_play(from_list: Callable[[Any], Any], n_fields: int, max_value: int,
+                  shape: str) -> Callable[[Any, str], Any]:
+    """A ``parse_play`` for :class:`DealtLogSpec`: a play recorded as ``n_fields`` integers in
+    ``0..max_value`` (``shape`` describes them in messages), made by ``from_list``."""
+
+    def parse_play(raw: Any, where: str) -> Any:
+        """The engine's play of ``raw``.
+
+        Raises:
+            WebError: not ``n_fields`` integers in ``0..max_value``, or fields that describe no play (400).
+        """
+        if not (isinstance(raw, list) and len(raw) == n_fields and all(is_int(v, 0, max_value) for v in raw)):
+            raise WebError(f"{where}.play={raw!r}"[:300] + f" must be {shape}")
+        try:
+            return from_list(raw)
+        except (ValueError, TypeError) as err:
+            raise WebError(f"{where}.play: {err}"[:500]) from None
+
+    return parse_play
+
+
+def check_dealt_log(log: dict[str, Any], limits: Limits, spec: DealtLogSpec) -> dict[str, Any]:
+    """Check a dealt game's log (``spec.game_class.log()`` plus ``agents``) by replaying its recorded plays
+    with the engine (no agent runs); returns the engine's own log of the game plus the checked ``agents``.
+
+    Strict: exactly the keys of ``spec.log_keys`` (``agents`` optional), ``format`` ``spec.format_version``,
+    a config the engine accepts with at most ``limits.max_rounds`` rounds (or null where
+    ``spec.rounds_to_target``), a dealt game (``origin`` null: a hand-made position is not replayed here),
+    every play one ``spec.parse_play`` reads and legal when it comes, no play after the end, and deals
+    (``spec.deal_field``) and round scores equal to the engine's.
+
+    Raises:
+        WebError: the first problem found (400), naming the field (``config.n_rounds``, ``events[12].play``).
+    """
+    title, keys = spec.title, spec.log_keys
+    required = set(keys) - {"agents"}
+    if not required <= set(log):
+        raise WebError(f"the {title} log lacks the keys {sorted(required - set(log))}; a log saved by this "
+                       f"page's download (or {spec.game_class.__name__}.log()) has {sorted(required)}")
+    unknown = sorted(set(log) - set(keys), key=str)
+    if unknown:
+        raise WebError(f"the {title} log has unknown keys {unknown}"[:300] + f"; allowed: {list(keys)}")
+    if log["format"] != spec.format_version or isinstance(log["format"], bool):
+        raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; {title} logs have format "
+                       f"{spec.format_version}")
+    try:
+        config = spec.config_class.from_dict(log["config"])
+    except (TypeError, ValueError) as err:
+        raise WebError(f"config: {err}"[:500]) from None
+    if config.n_rounds is not None and config.n_rounds > limits.max_rounds:
+        raise WebError(f"config n_rounds={config.n_rounds} must be at most {limits.max_rounds} (the rounds this "
+                       "page replays)" + (", or null (played to the target)" if spec.rounds_to_target else ""))
+    check_rng_state(log["initial_rng_state"])
+    if log["origin"] is not None:
+        raise WebError("origin must be null: only dealt games are replayed here, not a game started from a "
+                       "hand-made position")
+    events = log["events"]
+    if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
+                                               for e in events):
+        raise WebError("events must be a list of engine events (objects with an 'event' key)")
+    agents = log.get("agents")
+    if agents is not None and not (isinstance(agents, list) and len(agents) == config.n_players
+                                   and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
+        raise WebError(f"'agents' must be a list of {config.n_players} agent names, got {agents!r}"[:400])
+    first_deal = [e for e in events if e["event"] == "deal"][:1]
+    try:  # deals from initial_rng_state and compares the logged first deal
+        game = spec.game_class.replay({"format": spec.format_version, "game": spec.name,
+                                       "config": config.to_dict(), "initial_rng_state": log["initial_rng_state"],
+                                       "origin": None, "events": first_deal}, upto=0)
+    except (TypeError, ValueError) as err:
+        raise WebError(f"the log does not replay: {err} (its first deal event must be the deal made from "
+                       "initial_rng_state)") from None
+    for i, e in enumerate(events):
+        if e["event"] != "play":
+            continue
+        where = f"the log does not replay: events[{i}]"
+        play = spec.parse_play(e.get("play"), where)
+        if game.game_over:
+            raise WebError(f"{where} is a play after the end of the game")
+        try:
+            game.apply(play)
+        except (ValueError, TypeError) as err:  # IllegalPlayError is a ValueError
+            raise WebError(f"{where}.play: {err}"[:500]) from None
+    for kind, key in (("deal", spec.deal_field), ("round_end", "scores")):
+        logged = [e.get(key) for e in events if e["event"] == kind]
+        made = [e[key] for e in game.events if e["event"] == kind]
+        if logged != made:
+            raise WebError(f"the log does not replay: its {kind} events differ from the engine's ({len(logged)} "
+                           f"logged, {len(made)} made from initial_rng_state and the plays; a log of another "
+                           "engine version, or edited)")
+    out = game.log()
+    out["agents"] = agents
+    return out
+
+
 SCOUT_LOG_KEYS = ("format", "game", "config", "initial_rng_state", "origin", "events", "agents")
 
 
 def check_scout_log(log: dict[str, Any], limits: Limits | None = None) -> dict[str, Any]:
     """Check a SCOUT game log (:meth:`ScoutGame.log` plus ``agents``) by replaying its recorded plays with the
-    engine (no agent runs); returns the engine's own log of the game plus the checked ``agents``.
-
-    Strict: exactly the keys of :data:`SCOUT_LOG_KEYS` (``agents`` optional), ``format`` 1, a config the
-    engine accepts with at most ``limits.max_rounds`` rounds, a dealt game (``origin`` null: a hand-made
-    position is not replayed here), every play a list of six integers that is legal when it comes, no play
-    after the end, and deals and round scores equal to the engine's.
+    engine, as :func:`check_dealt_log`: every play a list of six integers; deals' hands and round scores
+    compared.
 
     Raises:
         WebError: the first problem found (400), naming the field (``config.n_rounds``, ``events[12].play``).
@@ -182,67 +291,11 @@ def check_scout_log(log: dict[str, Any], limits: Limits | None = None) -> dict[s
     from seers_env.scout.game import GAME_FORMAT_VERSION, ScoutConfig, ScoutGame
     from seers_env.scout.plays import ScoutPlay
 
-    limits = limits or Limits()
-    required = {"format", "game", "config", "initial_rng_state", "origin", "events"}
-    if not required <= set(log):
-        raise WebError(f"the SCOUT log lacks the keys {sorted(required - set(log))}; a log saved by "
-                       f"this page's download (or ScoutGame.log()) has {sorted(required)}")
-    unknown = sorted(set(log) - set(SCOUT_LOG_KEYS), key=str)
-    if unknown:
-        raise WebError(f"the SCOUT log has unknown keys {unknown}"[:300] + f"; allowed: {list(SCOUT_LOG_KEYS)}")
-    if log["format"] != GAME_FORMAT_VERSION or isinstance(log["format"], bool):
-        raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; SCOUT logs have format "
-                       f"{GAME_FORMAT_VERSION}")
-    try:
-        config = ScoutConfig.from_dict(log["config"])
-    except (TypeError, ValueError) as err:
-        raise WebError(f"config: {err}"[:500]) from None
-    if config.n_rounds > limits.max_rounds:
-        raise WebError(f"config n_rounds={config.n_rounds} must be at most {limits.max_rounds} (the rounds this "
-                       "page replays)")
-    check_rng_state(log["initial_rng_state"])
-    if log["origin"] is not None:
-        raise WebError("origin must be null: only dealt games are replayed here, not a game started from a "
-                       "hand-made position")
-    events = log["events"]
-    if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
-                                               for e in events):
-        raise WebError("events must be a list of engine events (objects with an 'event' key)")
-    agents = log.get("agents")
-    if agents is not None and not (isinstance(agents, list) and len(agents) == config.n_players
-                                   and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
-        raise WebError(f"'agents' must be a list of {config.n_players} agent names, got {agents!r}"[:400])
-    first_deal = [e for e in events if e["event"] == "deal"][:1]
-    try:  # deals from initial_rng_state and compares the logged first deal
-        game = ScoutGame.replay({"format": GAME_FORMAT_VERSION, "game": "scout", "config": config.to_dict(),
-                                 "initial_rng_state": log["initial_rng_state"], "origin": None,
-                                 "events": first_deal}, upto=0)
-    except (TypeError, ValueError) as err:
-        raise WebError(f"the log does not replay: {err} (its first deal event must be the deal made from "
-                       "initial_rng_state)") from None
-    for i, e in enumerate(events):
-        if e["event"] != "play":
-            continue
-        raw = e.get("play")
-        if not (isinstance(raw, list) and len(raw) == 6 and all(is_int(v, 0, 1000) for v in raw)):
-            raise WebError(f"the log does not replay: events[{i}].play={raw!r}"[:300] + " must be a list of 6 "
-                           "integers [kind, end, flip, position, start, length]")
-        if game.game_over:
-            raise WebError(f"the log does not replay: events[{i}] is a play after the end of the game")
-        try:
-            game.apply(ScoutPlay.from_list(raw))
-        except (ValueError, TypeError) as err:  # IllegalPlayError is a ValueError
-            raise WebError(f"the log does not replay: events[{i}].play: {err}"[:500]) from None
-    for kind, key in (("deal", "hands"), ("round_end", "scores")):
-        logged = [e.get(key) for e in events if e["event"] == kind]
-        made = [e[key] for e in game.events if e["event"] == kind]
-        if logged != made:
-            raise WebError(f"the log does not replay: its {kind} events differ from the engine's ({len(logged)} "
-                           f"logged, {len(made)} made from initial_rng_state and the plays; a log of another "
-                           "engine version, or edited)")
-    out = game.log()
-    out["agents"] = agents
-    return out
+    spec = DealtLogSpec("SCOUT", "scout", ScoutGame, ScoutConfig, GAME_FORMAT_VERSION, SCOUT_LOG_KEYS,
+                        int_list_play(ScoutPlay.from_list, 6, 1000,
+                                      "a list of 6 integers [kind, end, flip, position, start, length]"),
+                        deal_field="hands")
+    return check_dealt_log(log, limits or Limits(), spec)
 
 
 SEALS_LOG_KEYS = ("format", "game", "config", "initial_rng_state", "origin", "events", "agents")
@@ -250,13 +303,9 @@ SEALS_LOG_KEYS = ("format", "game", "config", "initial_rng_state", "origin", "ev
 
 def check_seals_log(log: dict[str, Any], limits: Limits | None = None) -> dict[str, Any]:
     """Check a Seals game log (:meth:`SealsGame.log` plus ``agents``) by replaying its recorded plays with the
-    engine (no agent runs); returns the engine's own log of the game plus the checked ``agents``.
-
-    Strict, as :func:`check_scout_log`: exactly the keys of :data:`SEALS_LOG_KEYS` (``agents`` optional),
-    ``format`` 1, a config the engine accepts (2..4 players) with a round counter of at most
-    ``limits.max_rounds`` Marks, ``origin`` null (a dealt game), every play a list ``[kind, value]`` of two
-    integers that is legal when it comes (the take or declare stage it names), no play after the end, and
-    deals (the draw piles) and round scores equal to the engine's.
+    engine, as :func:`check_dealt_log`: 2..4 players, the round counter in Marks, every play a list
+    ``[kind, value]`` of two integers (legal at the take or declare stage it names); deals' draw piles and
+    round scores compared.
 
     Raises:
         WebError: the first problem found (400), naming the field (``config.n_rounds``, ``events[12].play``).
@@ -264,67 +313,11 @@ def check_seals_log(log: dict[str, Any], limits: Limits | None = None) -> dict[s
     from seers_env.seals.game import GAME_FORMAT_VERSION, SealsConfig, SealsGame
     from seers_env.seals.plays import N_DECLARATIONS, SealsPlay
 
-    limits = limits or Limits()
-    required = {"format", "game", "config", "initial_rng_state", "origin", "events"}
-    if not required <= set(log):
-        raise WebError(f"the Seals log lacks the keys {sorted(required - set(log))}; a log saved by "
-                       f"this page's download (or SealsGame.log()) has {sorted(required)}")
-    unknown = sorted(set(log) - set(SEALS_LOG_KEYS), key=str)
-    if unknown:
-        raise WebError(f"the Seals log has unknown keys {unknown}"[:300] + f"; allowed: {list(SEALS_LOG_KEYS)}")
-    if log["format"] != GAME_FORMAT_VERSION or isinstance(log["format"], bool):
-        raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; Seals logs have format "
-                       f"{GAME_FORMAT_VERSION}")
-    try:
-        config = SealsConfig.from_dict(log["config"])
-    except (TypeError, ValueError) as err:
-        raise WebError(f"config: {err}"[:500]) from None
-    if config.n_rounds > limits.max_rounds:
-        raise WebError(f"config n_rounds={config.n_rounds} must be at most {limits.max_rounds} (the rounds this "
-                       "page replays)")
-    check_rng_state(log["initial_rng_state"])
-    if log["origin"] is not None:
-        raise WebError("origin must be null: only dealt games are replayed here, not a game started from a "
-                       "hand-made position")
-    events = log["events"]
-    if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
-                                               for e in events):
-        raise WebError("events must be a list of engine events (objects with an 'event' key)")
-    agents = log.get("agents")
-    if agents is not None and not (isinstance(agents, list) and len(agents) == config.n_players
-                                   and all(isinstance(a, str) and len(a) <= 200 for a in agents)):
-        raise WebError(f"'agents' must be a list of {config.n_players} agent names, got {agents!r}"[:400])
-    first_deal = [e for e in events if e["event"] == "deal"][:1]
-    try:  # deals from initial_rng_state and compares the logged first deal
-        game = SealsGame.replay({"format": GAME_FORMAT_VERSION, "game": "seals", "config": config.to_dict(),
-                                 "initial_rng_state": log["initial_rng_state"], "origin": None,
-                                 "events": first_deal}, upto=0)
-    except (TypeError, ValueError) as err:
-        raise WebError(f"the log does not replay: {err} (its first deal event must be the deal made from "
-                       "initial_rng_state)") from None
-    for i, e in enumerate(events):
-        if e["event"] != "play":
-            continue
-        raw = e.get("play")
-        if not (isinstance(raw, list) and len(raw) == 2 and all(is_int(v, 0, N_DECLARATIONS - 1) for v in raw)):
-            raise WebError(f"the log does not replay: events[{i}].play={raw!r}"[:300] + " must be a list "
-                           "[kind, value] of 2 integers")
-        if game.game_over:
-            raise WebError(f"the log does not replay: events[{i}] is a play after the end of the game")
-        try:
-            game.apply(SealsPlay.from_list(raw))
-        except (ValueError, TypeError) as err:  # IllegalPlayError is a ValueError
-            raise WebError(f"the log does not replay: events[{i}].play: {err}"[:500]) from None
-    for kind, key in (("deal", "pile"), ("round_end", "scores")):
-        logged = [e.get(key) for e in events if e["event"] == kind]
-        made = [e[key] for e in game.events if e["event"] == kind]
-        if logged != made:
-            raise WebError(f"the log does not replay: its {kind} events differ from the engine's ({len(logged)} "
-                           f"logged, {len(made)} made from initial_rng_state and the plays; a log of another "
-                           "engine version, or edited)")
-    out = game.log()
-    out["agents"] = agents
-    return out
+    max_value = N_DECLARATIONS - 1  # the widest field: a declaration id
+    spec = DealtLogSpec("Seals", "seals", SealsGame, SealsConfig, GAME_FORMAT_VERSION, SEALS_LOG_KEYS,
+                        int_list_play(SealsPlay.from_list, 2, max_value, "a list [kind, value] of 2 integers"),
+                        deal_field="pile")
+    return check_dealt_log(log, limits or Limits(), spec)
 
 
 def _check_record(rec: Any, index: int, n: int, n_rounds: int) -> dict[str, Any]:
