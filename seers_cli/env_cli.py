@@ -9,6 +9,9 @@ environment (:mod:`seers_env.scout_v0`, :func:`scout_steps_per_s`), its batch AP
 (:class:`seers_env.scout.vector.ScoutVectorEnv`, 256 games, :func:`scout_vector_steps_per_s`) and its play
 level (:func:`scout_plays_per_s`), each on one thread.
 
+``seers bench env --game haggis`` and ``--game seals`` (the games whose rules engine is Python) are measured
+by :mod:`seers_cli.game_bench`: the AEC environment at each player count and the batch API, beside the peers.
+
 The peers need the optional ``bench`` extra (``pip install -e ".[bench]"``, which installs rlcard); a peer
 that is not installed is reported as missing.
 """
@@ -28,7 +31,7 @@ TARGET_VS_HOLDEM = 3.0
 #: Target of SCOUT's batch API (``seers bench env --game scout``): env steps/s on the 2-core machine.
 TARGET_SCOUT_BATCH = 200_000
 #: The games ``seers bench env --game`` measures.
-BENCH_GAMES = ("seers_catalog", "scout", "haggis")
+BENCH_GAMES = ("seers_catalog", "scout", "haggis", "seals")
 
 
 def _choice_rng(seed: int):
@@ -329,11 +332,10 @@ def warm_up_env_bench(seed: int = 0, echo: Callable[[str], None] = typer.echo, g
     with ``echo``: :func:`seers_cli.bench.compile_notice`), and the peers' lazy set-up is done. The
     threaded row of Seers Catalog warms up in its own child process (:func:`vector_threads_steps_per_s`)."""
     from .bench import compile_notice
+    from .game_bench import GAMES, warm_up_game_bench
 
-    if check_bench_game(game) == "haggis":  # pure Python: nothing compiles
-        from .haggis_bench import warm_up_haggis_bench
-
-        warm_up_haggis_bench(seed)
+    if check_bench_game(game) in GAMES:  # Python rules engines: nothing of theirs compiles
+        warm_up_game_bench(GAMES[game], seed)
         return
     with compile_notice(echo):
         if game == "scout":
@@ -357,7 +359,8 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0, echo: Callable[[str], Non
     "seers plays x256": plays/s (:func:`vector_plays_per_s`), "texas_holdem_v4": steps/s,
     "rlcard_doudizhu": ...}``; ``None`` for a peer that is not installed. With ``game="scout"`` our rows
     are SCOUT's (:data:`SCOUT_ROWS`: :func:`scout_steps_per_s`, :func:`scout_vector_steps_per_s`,
-    :func:`scout_plays_per_s`).
+    :func:`scout_plays_per_s`); with ``"haggis"`` or ``"seals"``, those of
+    :func:`seers_cli.game_bench.run_game_bench`.
 
     Times after :func:`warm_up_env_bench` (``echo``: its notice when it compiles), so that compiling
     is never in a figure.
@@ -365,10 +368,10 @@ def run_env_bench(seconds: float = 3.0, seed: int = 0, echo: Callable[[str], Non
     Raises:
         ValueError: a game :data:`BENCH_GAMES` does not hold.
     """
-    if game == "haggis":
-        from .haggis_bench import run_haggis_bench
+    from .game_bench import GAMES, run_game_bench
 
-        return run_haggis_bench(seconds, seed)
+    if game in GAMES:
+        return run_game_bench(GAMES[game], seconds, seed)
     warm_up_env_bench(seed, echo, game)
     if game == "scout":
         out: dict[str, float | None] = dict(zip(SCOUT_ROWS, (scout_steps_per_s(seconds, seed),
@@ -439,10 +442,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         profile: bool = typer.Option(False, help="Also profile AEC steps: time per step of each part and "
                                                  "its share (Seers Catalog: 20,000 steps, and each part's "
                                                  "share before the compiled engine; --game haggis: 5,000 "
-                                                 "haggis_v0 steps at 3 players; not SCOUT)."),
+                                                 "haggis_v0 steps at 3 players; not SCOUT or Seals)."),
         game: str = typer.Option("seers_catalog", "--game", callback=_game_option, metavar="GAME",
-                                 help="The game whose environments are measured: seers_catalog, scout or "
-                                 "haggis (seals: not yet)."),
+                                 help="The game whose environments are measured: seers_catalog, scout, "
+                                 "haggis or seals."),
     ) -> None:
         """Environment throughput (steps/s of random legal play) and its ratios to peer card games.
 
@@ -458,11 +461,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         ('scout vector x256') and its play level ('scout plays x256'), each on one thread, in the same
         run as the peers.
 
-        With --game haggis the rows are haggis_v0 at 2 and 3 players (seers_cli.haggis_bench);
-        --profile then profiles its AEC step.
+        With --game haggis the rows are haggis_v0 at 2 and 3 players and its batch API with 256 games at
+        3 players ('HaggisVectorEnv x256'), in turns taken round robin; --profile then profiles its AEC
+        step. With --game seals, the same for seals_v0 at 2, 3 and 4 players and 'SealsVectorEnv x256'.
 
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4; SCOUT's batch API
-        at least 200,000 steps/s; haggis_v0 at least 3x Dou Dizhu.
+        at least 200,000 steps/s; haggis_v0 at least 3x Dou Dizhu and seals_v0 at least 1.5x, at each
+        player count.
         """
         import os
 
@@ -473,18 +478,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.BadParameter(f"--profile profiles the Seers Catalog AEC env only (and Haggis' with "
                                      f"--game haggis), not --game {game}", param_hint="'--profile'")
         check_json_path(json_path)
-        if game == "haggis":
-            from .haggis_bench import HAGGIS_ROWS, PEER_ROWS, bench_haggis
+        from . import game_bench
 
-            # the rows take turns for seconds each (plus a warm-up and the peers' imports): say how long
-            rows = len(HAGGIS_ROWS) + len(PEER_ROWS)
+        if game in game_bench.GAMES:
             import textwrap
 
-            typer.echo(textwrap.fill(f"Measuring {rows} environments (haggis_v0 at 2 and 3 players, {', '.join(PEER_ROWS)}), "
-                       f"{seconds:g} s each: about {rows * seconds:g} s plus start-up"
-                       f"{', then the profile' if profile else ''} ...", 80, subsequent_indent="  "), err=True)
-
-            bench_haggis(seconds, seed, json_path, profile)
+            spec = game_bench.GAMES[game]
+            # the rows take turns for seconds each (plus a warm-up and the peers' imports): say how long
+            typer.echo(textwrap.fill(game_bench.measuring_notice(spec, seconds, profile), 80,
+                                     subsequent_indent="  "), err=True)
+            game_bench.bench_game(spec, seconds, seed, json_path, profile)
             return
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         r = run_env_bench(seconds, seed, game=game)

@@ -167,12 +167,12 @@ def test_the_final_table_note_names_rounds_in_good_grammar():
 
 
 def test_bench_env_haggis_says_how_long_it_measures(monkeypatch):
-    import seers_cli.haggis_bench as hb
+    import seers_cli.game_bench as gb
 
-    monkeypatch.setattr(hb, "bench_haggis", lambda *a, **k: print("measured"))
+    monkeypatch.setattr(gb, "bench_game", lambda *a, **k: print("measured"))
     result = CliRunner().invoke(app, ["bench", "env", "--game", "haggis", "--seconds", "2"])
     assert result.exit_code == 0, result.output
-    assert "Measuring 4 environments" in result.stderr and "about 8 s plus start-up" in result.stderr
+    assert "Measuring 5 environments" in result.stderr and "about 10 s plus start-up" in result.stderr
     assert result.stdout.strip() == "measured"  # the table alone on stdout
 
 
