@@ -80,6 +80,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 COMPILED_SOURCES: tuple[str, ...] = (
     "actions.py",
     "aec_core.py",
+    "dealt_game.py",
     "engine/__init__.py",
     "engine/artifacts.py",
     "engine/cards.py",
