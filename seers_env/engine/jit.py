@@ -81,6 +81,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "actions.py",
     "aec_core.py",
     "dealt_game.py",
+    "dealt_view.py",
     "engine/__init__.py",
     "engine/artifacts.py",
     "engine/cards.py",
