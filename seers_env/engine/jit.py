@@ -80,6 +80,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 COMPILED_SOURCES: tuple[str, ...] = (
     "actions.py",
     "aec_core.py",
+    "dealt_game.py",
+    "dealt_view.py",
     "engine/__init__.py",
     "engine/artifacts.py",
     "engine/cards.py",

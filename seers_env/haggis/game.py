@@ -34,47 +34,33 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..dealt_game import GAME_FORMAT_VERSION, ConfigDict, DealtGame, check_int, check_list
+from ..dealt_game import IllegalPlayError as AnyIllegalPlayError
+from ..dealt_game import GameOverError, placements  # noqa: F401 (names of this module; GameSpec.placement)
 from ..jsonio import MAX_EVENT_DEPTH, too_deep
-from ..seeding import rng_from_state
 from . import rulings
 from .cards import FIRST_FACE, POINTS_OF_CARD, SETUP, all_card_ids, card_points, cards_text, face_owner, faces_of, is_wild
 from .moves import BOMB, Combo, beats, combo_of, turn_plays_with_combos
 from .plays import BET, BET_PLAYS, PASS, HaggisPlay
 
-GAME_FORMAT_VERSION = 1
 PHASE_BET, PHASE_PLAY, PHASE_OVER = "bet", "play", "over"
 
 
-class IllegalPlayError(ValueError):
-    """A play that the rules do not allow now; the game state is left unchanged.
+class IllegalPlayError(AnyIllegalPlayError):
+    """A play that the rules do not allow now; the game state is left unchanged. The message shows the
+    play as its ``repr``.
 
     Attributes:
         play: the rejected play. rule: the rule it breaks (rules section and a short text).
     """
 
-    def __init__(self, play: Any, rule: str):
-        self.play = play
-        self.rule = rule
-        text = play.describe() if isinstance(play, HaggisPlay) and play.malformed() is None else repr(play)
-        super().__init__(f"illegal play {play!r} ({text}): {rule}")
-
-
-class GameOverError(RuntimeError):
-    """A play was applied to a game that has ended (or winners asked for before the end)."""
-
-
-def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    allowed = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use {allowed}")
-    if value < lo or (hi is not None and value > hi):
-        raise ValueError(f"{name}={value!r} is not allowed; use {allowed}")
-    return int(value)
+    play_type = HaggisPlay
+    shown = staticmethod(repr)
 
 
 def _check_choice(name: str, value: Any, choices: tuple) -> Any:
@@ -84,14 +70,8 @@ def _check_choice(name: str, value: Any, choices: tuple) -> Any:
     return value
 
 
-def placements(totals: list[int], round_scores: object = None) -> list[float]:
-    """Finishing place of each seat by total (1 = first), tied seats sharing the mean of their places
-    (the placement rule of :class:`seers_env.games.GameSpec`; ``round_scores`` unused)."""
-    return [1 + sum(t > x for t in totals) + (sum(t == x for t in totals) - 1) / 2 for x in totals]
-
-
 @dataclass(frozen=True)
-class HaggisConfig:
+class HaggisConfig(ConfigDict):
     """Parameters of a Haggis game, fixed for its whole length.
 
     Attributes:
@@ -114,33 +94,13 @@ class HaggisConfig:
     card_points: str = rulings.DEFAULT_CARD_POINTS
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n_players", _check_int("n_players", self.n_players, 2, 3))
+        object.__setattr__(self, "n_players", check_int("n_players", self.n_players, 2, 3))
         _check_choice("target", self.target, rulings.TARGET_CHOICES)
         object.__setattr__(self, "target", int(self.target))
         if self.n_rounds is not None:
-            object.__setattr__(self, "n_rounds", _check_int("n_rounds", self.n_rounds, 1, rulings.MAX_ROUNDS))
+            object.__setattr__(self, "n_rounds", check_int("n_rounds", self.n_rounds, 1, rulings.MAX_ROUNDS))
         _check_choice("tie_leader", self.tie_leader, rulings.TIE_LEADER_CHOICES)
         _check_choice("card_points", self.card_points, rulings.CARD_POINTS_CHOICES)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as a JSON-serialisable dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, d: Any) -> HaggisConfig:
-        """Inverse of :meth:`to_dict`; missing fields take their defaults.
-
-        Raises:
-            TypeError: ``d`` is not a dict or a field has the wrong type. ValueError: an unknown field or
-                a value outside the allowed ones.
-        """
-        if not isinstance(d, dict):
-            raise TypeError(f"config must be a dict of HaggisConfig fields, got {type(d).__name__}: {d!r}")
-        names = [f.name for f in fields(cls)]
-        unknown = sorted(set(d) - set(names), key=str)
-        if unknown:
-            raise ValueError(f"config has unknown fields {unknown}; allowed: {names}")
-        return cls(**d)
 
     @property
     def setup(self):
@@ -166,15 +126,6 @@ class HaggisResult:
     @property
     def round_over(self) -> bool:
         return self.round_scores is not None
-
-
-
-
-_STATE_FIELDS = ("round", "round_scores", "round_leader", "current", "hands", "haggis", "bets", "trick",
-                 "passes", "captured", "out", "going_out", "bet_points", "last_trick_winner",
-                 "game_over", "capped")
-_DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "origin", "events",
-                "public_history") + _STATE_FIELDS
 
 
 def resolved_bet_points(bets: Sequence[int | None], first: int) -> list[int]:
@@ -209,8 +160,9 @@ def game_end(config: HaggisConfig, round_scores: Sequence[Sequence[int]]) -> tup
     return False, False
 
 
-class HaggisGame:
-    """A whole game of Haggis: rounds, tricks and scores (module docstring).
+class HaggisGame(DealtGame):
+    """A whole game of Haggis: rounds, tricks and scores (module docstring); the generator, seed, logs and
+    saved-game envelope are :class:`~seers_env.dealt_game.DealtGame`'s.
 
     Args:
         config: a :class:`HaggisConfig` (default: 3 players, target 350).
@@ -229,23 +181,17 @@ class HaggisGame:
 
     #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.GameState`
     game_name = "haggis"
-
-    def __init__(self, config: HaggisConfig | None = None, seed: int | None = None):
-        if config is not None and not isinstance(config, HaggisConfig):
-            raise TypeError(f"config must be a HaggisConfig (e.g. HaggisConfig(n_players=3)), got "
-                            f"{type(config).__name__}: {config!r}")
-        if seed is not None:
-            _check_int("seed", seed, 0)
-        self._start(config if config is not None else HaggisConfig(),
-                    np.random.default_rng(None if seed is None else int(seed)))
+    game_title = "Haggis"
+    config_type = HaggisConfig
+    play_type = HaggisPlay
+    illegal_play_error = IllegalPlayError
+    state_fields = ("round", "round_scores", "round_leader", "current", "hands", "haggis", "bets", "trick",
+                    "passes", "captured", "out", "going_out", "bet_points", "last_trick_winner",
+                    "game_over", "capped")
 
     def _start(self, config: HaggisConfig, rng: np.random.Generator) -> None:
-        self.config = config
-        self._rng = rng
-        self.initial_rng_state = rng.bit_generator.state
-        self._origin: dict[str, Any] | None = None
-        self.events: list[dict[str, Any]] = []
-        self._public: list[dict[str, Any]] = []
+        """Begin a game dealt from ``rng``; ``_origin`` is a saved-position dict here (or ``None``)."""
+        self._begin(config, rng)
         self.round = 0
         self._round_scores: list[list[int]] = []
         self.game_over = False
@@ -254,24 +200,6 @@ class HaggisGame:
         self._deal_round(rulings.FIRST_ROUND_LEADER)
 
     # --- read-only state --------------------------------------------------------------------------
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    @property
-    def initial_rng_state(self) -> dict[str, Any]:
-        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
-        return copy.deepcopy(self._initial_rng_state)
-
-    @initial_rng_state.setter
-    def initial_rng_state(self, state: dict[str, Any]) -> None:
-        self._initial_rng_state = state
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The game's generator (later deals draw from it)."""
-        return self._rng
-
     @property
     def phase(self) -> str:
         """``"bet"`` (the seat to act bets first), ``"play"`` or ``"over"``."""
@@ -286,9 +214,6 @@ class HaggisGame:
 
     def hand(self, seat: int) -> list[int]:
         return list(self._hands[seat])
-
-    def hand_sizes(self) -> list[int]:
-        return [len(h) for h in self._hands]
 
     def faces_held(self, seat: int) -> list[int]:
         """``seat``'s face cards still held (public, section 10)."""
@@ -341,40 +266,17 @@ class HaggisGame:
         return self._last_trick_winner
 
     @property
-    def round_scores(self) -> list[list[int]]:
-        return [list(r) for r in self._round_scores]
-
-    @property
-    def totals(self) -> list[int]:
-        scores = self._round_scores
-        return [sum([r[i] for r in scores]) for i in range(self.config.n_players)]
-
-    @property
     def public_history(self) -> list[dict[str, Any]]:
         """Every public event so far (deep copy): ``bet``, ``play``, ``pass``, ``trick``, ``out``,
         ``round_end`` dicts."""
         return copy.deepcopy(self._public)
-
-    def winners(self) -> list[int]:
-        """Seats with the highest total, sorted (section 9; several only in a fixed-length or capped game).
-
-        Raises:
-            GameOverError: the game is not over yet.
-        """
-        if not self.game_over:
-            raise GameOverError("the game is not over yet; winners are known after the last round")
-        t = self.totals
-        return [i for i, x in enumerate(t) if x == max(t)]
-
-    def placements(self) -> list[float]:
-        return placements(self.totals)
 
     # --- dealing ------------------------------------------------------------------------------------
     def _deal_round(self, leader: int) -> None:
         n = self.n_players
         setup = SETUP[n]
         cards = list(setup.number_cards)
-        perm = self._rng.permutation(len(cards)).tolist()
+        perm = self.rng.permutation(len(cards)).tolist()
         dealt = [cards[p] for p in perm]
         d = setup.dealt
         self._hands = [sorted(dealt[i * d:(i + 1) * d] + list(faces_of(i))) for i in range(n)]
@@ -421,10 +323,6 @@ class HaggisGame:
     def n_legal_plays(self) -> int:
         return len(self._legal_list())
 
-    def is_legal(self, play: Any) -> bool:
-        """Whether ``play`` is legal now (checked directly, without listing the plays)."""
-        return isinstance(play, HaggisPlay) and not self.game_over and self._why_illegal(play) is None
-
     def _why_illegal(self, play: HaggisPlay) -> str | None:
         why = play.malformed()
         if why is not None:
@@ -459,13 +357,7 @@ class HaggisGame:
             GameOverError: the game has ended.
             IllegalPlayError: the play breaks a rule (named in the message); nothing changes.
         """
-        if not isinstance(play, HaggisPlay):
-            raise TypeError(f"apply() takes a HaggisPlay, got {type(play).__name__}: {play!r}")
-        if self.game_over:
-            raise GameOverError(f"the game is over; cannot apply {play!r}")
-        why = self._why_illegal(play)
-        if why is not None:
-            raise IllegalPlayError(play, why)
+        self._check_play(play)
         play = HaggisPlay(int(play.kind), tuple(int(c) for c in play.cards), int(play.width), int(play.amount))
         return self._make(play, None)
 
@@ -615,10 +507,7 @@ class HaggisGame:
     # --- copies and serialisation ---------------------------------------------------------------------
     def clone(self) -> HaggisGame:
         """An independent copy (for search); its generator continues from the same state."""
-        g = copy.copy(self)
-        g._rng = rng_from_state(self._rng.bit_generator.state, "rng_state")
-        g.events = copy.deepcopy(self.events)
-        g._public = copy.deepcopy(self._public)
+        g = self._new_clone()
         g._round_scores = [list(r) for r in self._round_scores]
         g._hands = [list(h) for h in self._hands]
         g._haggis = list(self._haggis)
@@ -641,13 +530,10 @@ class HaggisGame:
             "game_over": self.game_over, "capped": self.capped,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole game as JSON data; :meth:`from_dict` restores it exactly (generator included)."""
-        return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
-                "rng_state": self._rng.bit_generator.state,
-                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
-                "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events),
-                "public_history": copy.deepcopy(self._public), **self._state_dict()}
+    def _origin_dict(self) -> dict[str, Any] | None:
+        """The saved position this game's log replays from, kept as the dict it was given (``None``: the
+        round-1 deal)."""
+        return copy.deepcopy(self._origin)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -666,8 +552,9 @@ class HaggisGame:
         """
         if not isinstance(d, dict):
             raise TypeError(f"a saved Haggis game is a dict, got {type(d).__name__}")
-        missing = [k for k in _DICT_FIELDS if k not in d]
-        extra = sorted(set(d) - set(_DICT_FIELDS), key=str)
+        allowed = cls.saved_fields()
+        missing = [k for k in allowed if k not in d]
+        extra = sorted(set(d) - set(allowed), key=str)
         if missing or extra:
             raise ValueError(f"saved game fields: missing {missing}, unknown {extra}")
         if isinstance(d["format"], bool) or not isinstance(d["format"], int) or d["format"] != GAME_FORMAT_VERSION \
@@ -676,9 +563,7 @@ class HaggisGame:
                              f"(expected {GAME_FORMAT_VERSION}, 'haggis')")
         g = cls.__new__(cls)
         g.config = HaggisConfig.from_dict(d["config"])
-        g._rng = rng_from_state(d["rng_state"], "rng_state")
-        rng_from_state(d["initial_rng_state"], "initial_rng_state")
-        g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
+        g._load_generators(d)
         if d["origin"] is not None and not isinstance(d["origin"], dict):
             raise TypeError("origin must be None or a saved-game dict")
         for name in ("origin", "events", "public_history"):
@@ -717,6 +602,7 @@ class HaggisGame:
         return cls.from_dict(d)
 
     def _snapshot(self) -> dict[str, Any]:
+        """This position as a saved-game dict to replay from (no origin, an empty private log)."""
         d = self.to_dict()
         d["origin"] = None
         d["events"] = []
@@ -744,7 +630,7 @@ class HaggisGame:
         """
         config = config if config is not None else HaggisConfig()
         n = config.n_players
-        rng = np.random.default_rng(None if seed is None else _check_int("seed", seed, 0))
+        rng = cls._seeded_rng(seed)
         trick = [[int(s), p.to_list()] for s, p in (trick or [])]
         captured = [sorted(c) for c in captured] if captured is not None else [[] for _ in range(n)]
         if haggis is None:
@@ -766,74 +652,34 @@ class HaggisGame:
         return cls.from_dict(d)
 
     # --- logs -----------------------------------------------------------------------------------------
-    def log(self) -> dict[str, Any]:
-        """The replayable log: config, initial generator state, origin position and every event."""
-        return {"format": GAME_FORMAT_VERSION, "game": "haggis", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self._initial_rng_state),
-                "origin": copy.deepcopy(self._origin), "events": copy.deepcopy(self.events)}
-
     @classmethod
     def replay(cls, log: Any, upto: int | None = None) -> HaggisGame:
-        """Rebuild a game from :meth:`log` (the first ``upto`` plays when given).
+        """Rebuild a game from :meth:`~seers_env.dealt_game.DealtGame.log` (the first ``upto`` plays when
+        given).
 
         Raises:
             TypeError / ValueError: a malformed log, or logged deals that differ from the re-dealt ones.
             IllegalPlayError: a logged play is illegal in the rebuilt state.
         """
-        if not isinstance(log, dict):
-            raise TypeError(f"a Haggis log is a dict, got {type(log).__name__}")
-        for key in ("config", "initial_rng_state", "origin", "events"):
-            if key not in log:
-                raise ValueError(f"log lacks field {key!r}")
-        if log.get("format") != GAME_FORMAT_VERSION or log.get("game") != "haggis":
-            raise ValueError(f"log format={log.get('format')!r}, game={log.get('game')!r} is not supported")
-        if upto is not None:
-            _check_int("upto", upto, 0)
-        events = log["events"]
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise TypeError("log events must be a list of dicts")
+        events = cls._check_log(log, upto)
+        game = cls._replay_origin(log)
         if log["origin"] is not None:
-            game = cls.from_dict(log["origin"])
             game._origin = copy.deepcopy(log["origin"])
-        else:
-            game = cls.__new__(cls)
-            game._start(HaggisConfig.from_dict(log["config"]),
-                        rng_from_state(log["initial_rng_state"], "initial_rng_state"))
-        plays = [e for e in events if e.get("event") == "play"]
-        for i, e in enumerate(plays[:upto]):
-            try:
-                play = HaggisPlay.from_list(e.get("play"))
-            except (TypeError, ValueError) as err:
-                raise type(err)(f"log events: play {i}: {err}") from None
-            if game.game_over:
-                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
-                                 f"a log holds {i} plays here")
-            game.apply(play)
-        logged = [e.get("hands") for e in events if e.get("event") == "deal"]
-        dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
-        if dealt != logged[:len(dealt)]:
-            raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
-        logged = [e.get("scores") for e in events if e.get("event") == "round_end"]
-        scored = [e["scores"] for e in game.events if e["event"] == "round_end"]
-        if scored != logged[:len(scored)]:
-            raise ValueError(f"logged round_end scores {logged[:len(scored)]} differ from the replayed ones "
-                             f"{scored}: the log does not match its plays")
+        game._replay_plays(events, upto)
+        game._check_replayed(events, "hands")
         return game
 
 
 # --- strict loading -----------------------------------------------------------------------------------
 
 def _list(name: str, v: Any, length: int | None = None) -> list:
-    if not isinstance(v, list):
-        raise TypeError(f"{name} must be a list, got {type(v).__name__}: {v!r}")
-    if length is not None and len(v) != length:
-        raise ValueError(f"{name} must have {length} entries, got {len(v)}")
-    return list(v)
+    """:func:`~seers_env.dealt_game.check_list` of a list only (a saved Haggis game refuses tuples)."""
+    return check_list(name, v, length, types=(list,))
 
 
 def _cards(name: str, v: Any, n: int) -> list[int]:
     ids = set(all_card_ids(n))
-    out = [_check_int(f"{name}[{i}]", c, 0, FIRST_FACE + 3 * n - 1) for i, c in enumerate(_list(name, v))]
+    out = [check_int(f"{name}[{i}]", c, 0, FIRST_FACE + 3 * n - 1) for i, c in enumerate(_list(name, v))]
     bad = [c for c in out if c not in ids]
     if bad:
         raise ValueError(f"{name}: cards {bad} are not in play with {n} players")
@@ -847,13 +693,13 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
     if not isinstance(d["game_over"], bool) or not isinstance(d["capped"], bool):
         raise TypeError("game_over and capped must be True or False")
     g.game_over, g.capped = d["game_over"], d["capped"]
-    g.round = _check_int("round", d["round"], 0, rulings.MAX_ROUNDS - 1)
+    g.round = check_int("round", d["round"], 0, rulings.MAX_ROUNDS - 1)
     done = g.round + (1 if g.game_over else 0)
     rs = _list("round_scores", d["round_scores"], done)
-    g._round_scores = [[_check_int(f"round_scores[{r}][{i}]", x, 0, 10**6)
+    g._round_scores = [[check_int(f"round_scores[{r}][{i}]", x, 0, 10**6)
                         for i, x in enumerate(_list(f"round_scores[{r}]", row, n))] for r, row in enumerate(rs)]
-    g.round_leader = _check_int("round_leader", d["round_leader"], 0, n - 1)
-    g.current = _check_int("current", d["current"], 0, n - 1)
+    g.round_leader = check_int("round_leader", d["round_leader"], 0, n - 1)
+    g.current = check_int("current", d["current"], 0, n - 1)
     g._hands = [_cards(f"hands[{s}]", h, n) for s, h in enumerate(_list("hands", d["hands"], n))]
     for s, h in enumerate(g._hands):
         if h != sorted(h):
@@ -875,7 +721,7 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
     g._trick = []
     for i, entry in enumerate(_list("trick", d["trick"])):
         e = _list(f"trick[{i}]", entry, 2)
-        s = _check_int(f"trick[{i}][0] (seat)", e[0], 0, n - 1)
+        s = check_int(f"trick[{i}][0] (seat)", e[0], 0, n - 1)
         try:
             p = HaggisPlay.from_list(e[1])
         except (TypeError, ValueError) as err:
@@ -890,14 +736,14 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
             raise ValueError(f"trick[{i}]: seat {s} played face cards {bad} of another seat")
         g._trick.append((s, p, combo))
     g._captured = [_cards(f"captured[{s}]", c, n) for s, c in enumerate(_list("captured", d["captured"], n))]
-    g._out = [_check_int(f"out[{i}]", s, 0, n - 1) for i, s in enumerate(_list("out", d["out"]))]
+    g._out = [check_int(f"out[{i}]", s, 0, n - 1) for i, s in enumerate(_list("out", d["out"]))]
     if len(set(g._out)) != len(g._out) or any(g._hands[s] for s in g._out):
         raise ValueError("out must list distinct seats that hold no cards")
-    g._going_out = [_check_int(f"going_out[{s}]", x, 0, 5 * 17)
+    g._going_out = [check_int(f"going_out[{s}]", x, 0, 5 * 17)
                     for s, x in enumerate(_list("going_out", d["going_out"], n))]
-    g._bet_points = [_check_int(f"bet_points[{s}]", x, 0, 30 * n)
+    g._bet_points = [check_int(f"bet_points[{s}]", x, 0, 30 * n)
                      for s, x in enumerate(_list("bet_points", d["bet_points"], n))]
-    g._last_trick_winner = _check_int("last_trick_winner", d["last_trick_winner"], -1, n - 1)
+    g._last_trick_winner = check_int("last_trick_winner", d["last_trick_winner"], -1, n - 1)
     placed = [c for h in g._hands for c in h] + g._haggis + [c for _, p, _ in g._trick for c in p.cards] + \
              [c for cs in g._captured for c in cs]
     every = all_card_ids(n)
@@ -952,7 +798,7 @@ def _load_state(g: HaggisGame, d: dict[str, Any]) -> None:
     for s in range(n):
         if g._bets[s] is None and (s in g._out or any(ts == s for ts, _, _ in g._trick)):
             raise ValueError(f"bets[{s}]=None (not decided) but that seat has played this round")
-    g._passes = _check_int("passes", d["passes"], 0, n - 1)
+    g._passes = check_int("passes", d["passes"], 0, n - 1)
     if g._trick:
         if g._passes >= g._needed_passes():
             raise ValueError(f"passes={g._passes} would have ended the trick already (section 5)")

@@ -11,80 +11,38 @@ from typing import Any
 
 import numpy as np
 
+from ..dealt_view import DealtSeatView, game_attribute
 from .cards import SETUP, is_wild
-from .game import HaggisConfig, HaggisGame
+from .game import HaggisGame
 from .moves import Combo
 from .plays import HaggisPlay
 
 
-class HaggisSeatView:
-    """Read-only view of ``game`` for ``seat``; read from the game on access (stays current).
+class HaggisSeatView(DealtSeatView):
+    """Read-only view of ``game`` for ``seat`` (:class:`~seers_env.dealt_view.DealtSeatView`); read from
+    the game on access (stays current).
 
     Raises:
         TypeError: ``game`` is not a :class:`~seers_env.haggis.game.HaggisGame` or ``seat`` not an int.
         ValueError: ``seat`` outside ``0..n_players-1``.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
     #: registry name; implements :class:`seers_env.protocol.SeatView`
     game_name = "haggis"
-
-    def __init__(self, game: HaggisGame, seat: int):
-        if not isinstance(game, HaggisGame):
-            raise TypeError(f"game must be a HaggisGame, got {type(game).__name__}")
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat={seat!r} must be an int seat index")
-        if not 0 <= seat < game.n_players:
-            raise ValueError(f"seat {seat!r} is not one of 0..{game.n_players - 1}")
-        self._game = game
-        self.seat = int(seat)
+    game_type = HaggisGame
 
     @property
     def hand(self) -> list[int]:
         """This seat's cards, sorted ids (a copy)."""
         return self._game.hand(self.seat)
 
-    def legal_plays(self) -> list[HaggisPlay]:
-        """This seat's legal plays when it is to act, else ``[]``."""
-        g = self._game
-        return g.legal_plays() if g.current == self.seat and not g.game_over else []
-
     def legal_plays_with_combos(self) -> list[tuple[HaggisPlay, Combo | None]]:
         g = self._game
         return g.legal_plays_with_combos() if g.current == self.seat and not g.game_over else []
 
-    @property
-    def config(self) -> HaggisConfig:
-        return self._game.config
-
-    @property
-    def n_players(self) -> int:
-        return self._game.n_players
-
-    @property
-    def current(self) -> int:
-        return self._game.current
-
-    @property
-    def round(self) -> int:
-        return self._game.round
-
-    @property
-    def phase(self) -> str:
-        return self._game.phase
-
-    @property
-    def game_over(self) -> bool:
-        return self._game.game_over
-
-    @property
-    def round_leader(self) -> int:
-        return self._game.round_leader
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        return self._game.hand_sizes()
+    round_leader = game_attribute("round_leader")
 
     def faces_held(self, seat: int) -> list[int]:
         """``seat``'s face cards still held (public)."""
@@ -94,52 +52,19 @@ class HaggisSeatView:
     def haggis_size(self) -> int:
         return len(self._game._haggis)
 
-    @property
-    def trick(self) -> list[tuple[int, HaggisPlay]]:
-        return self._game.trick
-
-    @property
-    def top(self) -> Combo | None:
-        return self._game.top
-
-    @property
-    def passes(self) -> int:
-        return self._game.passes
-
-    @property
-    def captured(self) -> list[list[int]]:
-        return self._game.captured
+    trick = game_attribute("trick")
+    top = game_attribute("top", "The trick's last combination (``None`` when the seat to act leads).")
+    passes = game_attribute("passes")
+    captured = game_attribute("captured")
 
     def captured_points(self) -> list[int]:
         return self._game.captured_points()
 
-    @property
-    def bets(self) -> list[int | None]:
-        return self._game.bets
-
-    @property
-    def out(self) -> list[int]:
-        return self._game.out
-
-    @property
-    def going_out(self) -> list[int]:
-        return self._game.going_out
-
-    @property
-    def bet_points(self) -> list[int]:
-        return self._game.bet_points
-
-    @property
-    def round_scores(self) -> list[list[int]]:
-        return self._game.round_scores
-
-    @property
-    def totals(self) -> list[int]:
-        return self._game.totals
-
-    @property
-    def public_history(self) -> list[dict[str, Any]]:
-        return self._game.public_history
+    bets = game_attribute("bets")
+    out = game_attribute("out")
+    going_out = game_attribute("going_out")
+    bet_points = game_attribute("bet_points")
+    public_history = game_attribute("public_history")
 
     def seen_cards(self) -> list[int]:
         """Card ids whose place this seat knows: own hand, every face card, the trick, captures."""
@@ -172,12 +97,6 @@ class HaggisSeatView:
             "public_history": self.public_history, "legal_plays": [p.to_list() for p in self.legal_plays()],
         }
 
-    def determinizer(self) -> HaggisDeterminizer:
-        return HaggisDeterminizer(self._game, self.seat)
-
-    def determinize(self, rng: np.random.Generator) -> HaggisGame:
-        return HaggisDeterminizer(self._game, self.seat).sample(rng)
-
 
 class HaggisDeterminizer:
     """Samples the cards ``seat`` cannot see (ISMCTS): the other seats' number cards and the Haggis get
@@ -201,10 +120,7 @@ class HaggisDeterminizer:
 
     def sample(self, rng: np.random.Generator) -> HaggisGame:
         """One sampled full state (a new :class:`~seers_env.haggis.game.HaggisGame`)."""
-        g = self._game.clone()
-        g._rng = np.random.default_rng(int(rng.integers(2**63)))
-        g.initial_rng_state = g._rng.bit_generator.state
-        g.events = []
+        g = self._game._reseeded_clone(rng)
         pool = self.pool
         perm = rng.permutation(len(pool)).tolist()
         at = 0
@@ -217,3 +133,6 @@ class HaggisDeterminizer:
         g._legal = None
         g._origin = g._snapshot()
         return g
+
+
+HaggisSeatView.determinizer_type = HaggisDeterminizer

@@ -35,69 +35,38 @@ position.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..dealt_game import GAME_FORMAT_VERSION, ConfigDict, DealtGame, check_bool, check_int, check_list
+from ..dealt_game import IllegalPlayError as AnyIllegalPlayError
+from ..dealt_game import GameOverError, placements  # noqa: F401 (names of this module; GameSpec.placement)
 from . import rulings
 from .cards import CARD_1_2, FACE_VALUE, N_CARDS, SETUP, face_name, face_of, face_pair, rotate_faces
 from .moves import can_show, set_key, strength_key, turn_plays, why_illegal_turn
 from .plays import KEEP, ROTATE, SCOUT, SCOUT_SHOW, SHOW, STOP, ScoutPlay, KEEP_PLAY, ROTATE_PLAY
 
-GAME_FORMAT_VERSION = 1
-
 PHASE_ROTATE, PHASE_PLAY, PHASE_OVER = "rotate", "play", "over"
 PHASES = (PHASE_ROTATE, PHASE_PLAY, PHASE_OVER)
 
 
-class IllegalPlayError(ValueError):
+class IllegalPlayError(AnyIllegalPlayError):
     """A play that the rules do not allow now. The game state is left unchanged.
 
     Attributes:
         play: the rejected play. rule: the rule it breaks (rules section and a short text).
     """
 
-    def __init__(self, play: Any, rule: str):
-        self.play = play
-        self.rule = rule
-        text = play.describe() if isinstance(play, ScoutPlay) and play.malformed() is None else repr(play)
-        super().__init__(f"illegal play {tuple(play) if isinstance(play, tuple) else play!r} "
-                         f"({text}): {rule}")
-
-
-class GameOverError(RuntimeError):
-    """A play was applied to a game that has ended (or winners asked for before the end)."""
+    play_type = ScoutPlay
 
 
 # --- config ----------------------------------------------------------------------------------------
 
-def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    allowed = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use {allowed}")
-    if value < lo or (hi is not None and value > hi):
-        raise ValueError(f"{name}={value!r} is not allowed; use {allowed}")
-    return int(value)
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use True or False")
-    return bool(value)
-
-
-def placements(totals: list[int], round_scores: object = None) -> list[float]:
-    """Finishing place of each seat by total (1 = first; section 9: no tie-break), tied seats sharing the
-    mean of their places; ``round_scores`` is unused (the placement rule of
-    :class:`seers_env.games.GameSpec`)."""
-    return [1 + sum(t > x for t in totals) + (sum(t == x for t in totals) - 1) / 2 for x in totals]
-
-
 @dataclass(frozen=True)
-class ScoutConfig:
+class ScoutConfig(ConfigDict):
     """Parameters of a SCOUT game, fixed for its whole length.
 
     Attributes:
@@ -124,7 +93,7 @@ class ScoutConfig:
     n_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        n = _check_int("n_players", self.n_players, 2, 5)
+        n = check_int("n_players", self.n_players, 2, 5)
         object.__setattr__(self, "n_players", n)
         if not isinstance(self.first_player, str):
             raise TypeError(f"first_player={self.first_player!r} is not allowed; use one of "
@@ -133,36 +102,16 @@ class ScoutConfig:
             raise ValueError(f"first_player={self.first_player!r} is not allowed; use one of "
                              f"{', '.join(rulings.FIRST_PLAYER_CHOICES)}")
         object.__setattr__(self, "public_scout_flip_and_position",
-                           _check_bool("public_scout_flip_and_position", self.public_scout_flip_and_position))
+                           check_bool("public_scout_flip_and_position", self.public_scout_flip_and_position))
         object.__setattr__(self, "two_player_may_stop",
-                           _check_bool("two_player_may_stop", self.two_player_may_stop))
+                           check_bool("two_player_may_stop", self.two_player_may_stop))
         object.__setattr__(self, "max_turns_per_round",
-                           _check_int("max_turns_per_round", self.max_turns_per_round, 1))
+                           check_int("max_turns_per_round", self.max_turns_per_round, 1))
         if self.n_rounds is None:
             object.__setattr__(self, "n_rounds", SETUP[n].rounds)
         else:
             hi = rulings.TWO_PLAYER_MAX_ROUNDS if n == 2 else None
-            object.__setattr__(self, "n_rounds", _check_int("n_rounds", self.n_rounds, 1, hi))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as a JSON-serialisable dict (``n_rounds`` resolved)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, d: Any) -> ScoutConfig:
-        """Inverse of :meth:`to_dict`; missing fields take their defaults.
-
-        Raises:
-            TypeError: ``d`` is not a dict, or a field has the wrong type.
-            ValueError: an unknown field name or a value outside the allowed ones.
-        """
-        if not isinstance(d, dict):
-            raise TypeError(f"config must be a dict of ScoutConfig fields, got {type(d).__name__}: {d!r}")
-        names = [f.name for f in fields(cls)]
-        unknown = sorted(set(d) - set(names), key=str)
-        if unknown:
-            raise ValueError(f"config has unknown fields {unknown}; allowed: {names}")
-        return cls(**d)
+            object.__setattr__(self, "n_rounds", check_int("n_rounds", self.n_rounds, 1, hi))
 
     @property
     def setup(self):
@@ -199,51 +148,9 @@ class ScoutResult:
 
 _NOTHING = ScoutResult()
 
-_STATE_FIELDS = (
-    "round", "round_scores", "round_end_reasons", "round_exempt", "first_player_seat", "start_player",
-    "phase", "current", "turns", "hands", "scouted", "active", "active_owner", "piles", "chips",
-    "scout_show_used", "rotated", "set_aside", "round_cards", "earlier_seen", "earlier_shown", "game_over",
-)
-_DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "origin", "events",
-                "public_history") + _STATE_FIELDS
-
-
-#: Nesting a saved game's event logs may have (the engine's events nest 5 levels; as
-#: :data:`seers_env.jsonio.MAX_EVENT_DEPTH`, not imported: this module is a compiled source).
-MAX_EVENT_DEPTH = 32
-
-
-def too_deep(obj: Any, limit: int = MAX_EVENT_DEPTH) -> bool:
-    """Whether lists/tuples/dicts in ``obj`` nest more than ``limit`` levels (checked without recursion, so
-    that ``copy.deepcopy`` and ``json.dumps`` cannot overflow Python's stack)."""
-    stack = [(obj, 0)]
-    while stack:
-        x, depth = stack.pop()
-        if isinstance(x, (list, tuple, dict)):
-            if depth >= limit:
-                return True
-            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
-    return False
-
-
-def _rng_from_state(state: Any, name: str) -> np.random.Generator:
-    """A generator restored from a ``bit_generator.state`` dict (ValueError/TypeError naming ``name``)."""
-    if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a numpy bit_generator state dict, got {type(state).__name__}")
-    kind = state.get("bit_generator")
-    cls = getattr(np.random, kind, None) if isinstance(kind, str) else None
-    if not (isinstance(cls, type) and issubclass(cls, np.random.BitGenerator)) or cls is np.random.BitGenerator:
-        raise ValueError(f"{name}['bit_generator']={kind!r} is not a numpy bit generator (e.g. 'PCG64')")
-    bit_gen = cls()
-    try:
-        bit_gen.state = copy.deepcopy(state)
-    except (TypeError, ValueError, KeyError, OverflowError) as e:
-        raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
-    return np.random.Generator(bit_gen)
-
-
-class ScoutGame:
-    """A whole game of SCOUT: rounds, turns and scores (module docstring).
+class ScoutGame(DealtGame):
+    """A whole game of SCOUT: rounds, turns and scores (module docstring); the generator, seed, logs and
+    saved-game envelope are :class:`~seers_env.dealt_game.DealtGame`'s.
 
     Args:
         config: a :class:`ScoutConfig` (default: 4 players).
@@ -263,25 +170,19 @@ class ScoutGame:
 
     #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.GameState`
     game_name = "scout"
-
-    def __init__(self, config: ScoutConfig | None = None, seed: int | None = None):
-        if config is not None and not isinstance(config, ScoutConfig):
-            raise TypeError(f"config must be a ScoutConfig (e.g. ScoutConfig(n_players=4)), got "
-                            f"{type(config).__name__}: {config!r}")
-        if seed is not None:
-            _check_int("seed", seed, 0)
-        self._start(config if config is not None else ScoutConfig(),
-                    np.random.default_rng(None if seed is None else int(seed)))
+    game_title = "SCOUT"
+    config_type = ScoutConfig
+    play_type = ScoutPlay
+    illegal_play_error = IllegalPlayError
+    state_fields = (
+        "round", "round_scores", "round_end_reasons", "round_exempt", "first_player_seat", "start_player",
+        "phase", "current", "turns", "hands", "scouted", "active", "active_owner", "piles", "chips",
+        "scout_show_used", "rotated", "set_aside", "round_cards", "earlier_seen", "earlier_shown", "game_over",
+    )
 
     def _start(self, config: ScoutConfig, rng: np.random.Generator) -> None:
         """Begin a game dealt from ``rng`` (its current state becomes ``initial_rng_state``)."""
-        self.config = config
-        self._rng: np.random.Generator | None = rng
-        self._rng_state: dict[str, Any] | None = None
-        self.initial_rng_state = rng.bit_generator.state
-        self._origin: ScoutGame | None = None
-        self.events: list[dict[str, Any]] = []
-        self._public: list[dict[str, Any]] = []
+        self._begin(config, rng)
         self.round = 0
         self._round_scores: list[list[int]] = []
         self._round_end_reasons: list[str] = []
@@ -297,26 +198,6 @@ class ScoutGame:
 
     # --- read-only state --------------------------------------------------------------------------
     @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The game's generator (later deals draw from it). A clone builds its own on first use, from the
-        state it was cloned with."""
-        r = self._rng
-        if r is None:
-            r = self._rng = _rng_from_state(self._rng_state, "rng_state")
-            self._rng_state = None
-        return r
-
-    def _rng_state_copy(self) -> dict[str, Any]:
-        """The generator's state now (a new dict)."""
-        if self._rng is None:
-            return copy.deepcopy(self._rng_state)
-        return self._rng.bit_generator.state
-
-    @property
     def hands(self) -> list[list[tuple[int, int]]]:
         """Per seat, the hand left to right as ``(card id, top number)`` pairs (a fresh copy)."""
         return [[face_pair(f) for f in h] for h in self._hands]
@@ -328,9 +209,6 @@ class ScoutGame:
     def hand_values(self, seat: int) -> list[int]:
         """``seat``'s hand as top numbers, left to right."""
         return [FACE_VALUE[f] for f in self._hands[seat]]
-
-    def hand_sizes(self) -> list[int]:
-        return [len(h) for h in self._hands]
 
     @property
     def scouted(self) -> list[list[bool]]:
@@ -402,11 +280,6 @@ class ScoutGame:
         return list(self._earlier_shown)
 
     @property
-    def round_scores(self) -> list[list[int]]:
-        """Completed rounds' scores, one list per round (a fresh copy)."""
-        return [list(r) for r in self._round_scores]
-
-    @property
     def round_end_reasons(self) -> list[str]:
         """Per completed round: ``"a"``, ``"b"`` or ``"truncated"``."""
         return list(self._round_end_reasons)
@@ -426,32 +299,11 @@ class ScoutGame:
         return rulings.REASON_TRUNCATED in self._round_end_reasons
 
     @property
-    def totals(self) -> list[int]:
-        """Sum of each seat's round scores so far."""
-        return [sum(r[i] for r in self._round_scores) for i in range(self.n_players)]
-
-    @property
     def public_history(self) -> list[dict[str, Any]]:
         """Every public event of the game so far (a deep copy): ``rotations``, ``show``, ``scout``,
         ``scout_show``, ``stop`` and ``round_end`` dicts; a scout's ``flip``/``position``/``top`` are
         ``None`` when ``public_scout_flip_and_position`` is off."""
         return copy.deepcopy(self._public)
-
-    def winners(self) -> list[int]:
-        """Seats with the highest total, sorted (a tie is a shared win, section 9).
-
-        Raises:
-            GameOverError: the game is not over yet.
-        """
-        if not self.game_over:
-            raise GameOverError("the game is not over yet; winners are known after the last round")
-        totals = self.totals
-        best = max(totals)
-        return [i for i, t in enumerate(totals) if t == best]
-
-    def placements(self) -> list[float]:
-        """Finishing place of each seat by total (1 = first); tied seats share the mean of their places."""
-        return placements(self.totals)
 
     # --- dealing ------------------------------------------------------------------------------------
     def _deal_round(self) -> None:
@@ -533,10 +385,6 @@ class ScoutGame:
     def n_legal_plays(self) -> int:
         return len(self._legal_tuple())
 
-    def is_legal(self, play: Any) -> bool:
-        """Whether ``play`` is one of :meth:`legal_plays` (checked directly, without listing them)."""
-        return isinstance(play, ScoutPlay) and not self.game_over and self._why_illegal(play) is None
-
     def _why_illegal(self, play: ScoutPlay) -> str | None:
         why = play.malformed()
         if why is not None:
@@ -571,13 +419,7 @@ class ScoutGame:
             GameOverError: the game has ended.
             IllegalPlayError: the play breaks a rule (named in the message); nothing changes.
         """
-        if not isinstance(play, ScoutPlay):
-            raise TypeError(f"apply() takes a ScoutPlay, got {type(play).__name__}: {play!r}")
-        if self.game_over:
-            raise GameOverError(f"the game is over; cannot apply {play!r}")
-        why = self._why_illegal(play)
-        if why is not None:
-            raise IllegalPlayError(play, why)
+        self._check_play(play)
         play = ScoutPlay(*[int(v) for v in play])  # the engine's own object, never a caller's subclass
         seat = self.current
         self.events.append({"event": "play", "round": self.round, "seat": seat, "play": play.to_list()})
@@ -766,38 +608,21 @@ class ScoutGame:
     # --- copies -------------------------------------------------------------------------------------
     def clone(self) -> ScoutGame:
         """An independent copy (generator state included) for search."""
-        new = ScoutGame.__new__(ScoutGame)
-        new.config = self.config
-        # the copy builds its generator from this state on first use (a search rarely deals again)
-        new._rng = None
-        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
-        new.initial_rng_state = self.initial_rng_state
-        new._origin = self._origin
-        new.events = list(self.events)  # event dicts are never changed once logged
-        new._public = list(self._public)
-        new.round = self.round
+        new = self._new_clone()
         new._round_scores = [list(r) for r in self._round_scores]
         new._round_end_reasons = list(self._round_end_reasons)
         new._round_exempt = list(self._round_exempt)
-        new.game_over = self.game_over
         new._earlier_seen = [list(s) for s in self._earlier_seen]
         new._earlier_shown = list(self._earlier_shown)
         new._set_aside = list(self._set_aside)
-        new.first_player_seat = self.first_player_seat
-        new.start_player = self.start_player
         new._hands = [list(h) for h in self._hands]
         new._scouted = [list(s) for s in self._scouted]
         new._active = list(self._active)
-        new._owner = self._owner
         new._piles = [list(p) for p in self._piles]
         new._chips = list(self._chips)
         new._ss_used = list(self._ss_used)
         new._rotated = list(self._rotated)
         new._round_cards = list(self._round_cards)
-        new.turns = self.turns
-        new.phase = self.phase
-        new.current = self.current
-        new._legal = self._legal  # an immutable tuple
         return new
 
     # --- serialisation ------------------------------------------------------------------------------
@@ -815,31 +640,6 @@ class ScoutGame:
             "earlier_shown": self.earlier_shown, "game_over": self.game_over,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-serialisable full state (mid-round included), generator state, origin and event logs.
-
-        ``origin`` is ``None`` for a game dealt from ``initial_rng_state``, else the state dict of the
-        position it was built from (:meth:`from_position`). Nothing in the dict is shared with the game.
-        """
-        d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "game": "scout", "config": self.config.to_dict(),
-                             "rng_state": self._rng_state_copy(),
-                             "initial_rng_state": copy.deepcopy(self.initial_rng_state),
-                             "origin": self._origin_dict(),
-                             "events": copy.deepcopy(self.events), "public_history": self.public_history}
-        d.update(self._state_dict())
-        return d
-
-    def _origin_dict(self) -> dict[str, Any] | None:
-        """The state dict of the position this game's log replays from (``None``: the round-1 deal)."""
-        if self._origin is None:
-            return None
-        o = self._origin
-        d = {"format": GAME_FORMAT_VERSION, "game": "scout", "config": o.config.to_dict(),
-             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o.initial_rng_state),
-             "origin": None, "events": [], "public_history": o.public_history}
-        d.update(o._state_dict())
-        return d
-
     @classmethod
     def from_dict(cls, d: Any) -> ScoutGame:
         """Restore a game saved with :meth:`to_dict` exactly (``from_dict(g.to_dict()).to_dict() ==
@@ -853,63 +653,14 @@ class ScoutGame:
             ValueError: unknown format, missing or unknown fields, a value out of range, or an inconsistent
                 state (cards missing or doubled, an invalid Active Set, ...), naming the field.
         """
-        if not isinstance(d, dict):
-            raise TypeError(f"a saved SCOUT game is a dict, got {type(d).__name__}")
-        if d.get("format") != GAME_FORMAT_VERSION or d.get("game") != "scout":
-            raise ValueError(f"format={d.get('format')!r}, game={d.get('game')!r} is not supported; expected "
-                             f"format={GAME_FORMAT_VERSION}, game='scout'")
-        missing = [k for k in _DICT_FIELDS if k not in d]
-        if missing:
-            raise ValueError(f"saved game lacks fields {missing}")
-        unknown = sorted(set(d) - set(_DICT_FIELDS), key=str)
-        if unknown:
-            raise ValueError(f"saved game has unknown fields {unknown}; allowed: {list(_DICT_FIELDS)}")
+        cls._check_saved_envelope(d)
         g = cls.__new__(cls)
         g.config = ScoutConfig.from_dict(d["config"])
-        g._rng = _rng_from_state(d["rng_state"], "rng_state")
-        g._rng_state = None
-        _rng_from_state(d["initial_rng_state"], "initial_rng_state")
-        g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
-        for name in ("events", "public_history"):
-            v = d[name]
-            if not isinstance(v, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
-                                                  for e in v):
-                raise TypeError(f"{name} must be a list of dicts with an 'event' string")
-        if too_deep([d["events"], d["public_history"]], MAX_EVENT_DEPTH + 1):
-            raise ValueError(f"events/public_history nest more than {MAX_EVENT_DEPTH} levels deep (the engine's "
-                             f"events nest 5)")
-        try:
-            json.dumps([d["events"], d["public_history"]])
-            g.events = copy.deepcopy(d["events"])
-            g._public = copy.deepcopy(d["public_history"])
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"events/public_history must be JSON data: {e}") from None
-        except RecursionError:
-            raise ValueError("events/public_history nest too deeply: the engine's events are a few levels "
-                             "deep") from None
+        g._load_generators(d)
+        g._load_event_logs(d, event_depth=5)
         _load_state(g, d)
-        origin = d["origin"]
-        if origin is not None:
-            if not isinstance(origin, dict):
-                raise TypeError(f"origin must be None or a saved game dict, got {type(origin).__name__}")
-            if origin.get("origin") is not None:
-                raise ValueError("origin must not have an origin of its own (its 'origin' must be None)")
-            g._origin = cls.from_dict(origin)
-        elif g.events and g.events[0].get("event") == "deal" and g.events[0].get("round") == 0:
-            g._origin = None
-        else:
-            g._origin = None
-            g._legal = None
-            g._origin = g._snapshot()
-        g._legal = None
+        g._load_origin(d["origin"])
         return g
-
-    def _snapshot(self) -> ScoutGame:
-        """A frozen copy of this position to replay from (an empty private log; the public history kept)."""
-        snap = self.clone()
-        snap.events = []
-        snap._origin = None
-        return snap
 
     @classmethod
     def from_position(cls, config: ScoutConfig | None = None, *, hands: Sequence[Sequence[Sequence[int]]],
@@ -943,8 +694,8 @@ class ScoutGame:
         if not isinstance(config, ScoutConfig):
             raise TypeError(f"config must be a ScoutConfig, got {type(config).__name__}")
         n = config.n_players
-        rng = np.random.default_rng(None if seed is None else _check_int("seed", seed, 0))
-        done = _check_int("round", round, 0, config.n_rounds - 1)
+        rng = cls._seeded_rng(seed)
+        done = check_int("round", round, 0, config.n_rounds - 1)
         if not isinstance(hands, (list, tuple)):
             raise TypeError(f"hands must be a list of {n} hands, got {type(hands).__name__}")
         piles = [list(p) for p in piles] if piles is not None else [[] for _ in range(n)]
@@ -986,57 +737,24 @@ class ScoutGame:
         return cls.from_dict(d)
 
     # --- logs ---------------------------------------------------------------------------------------
-    def log(self) -> dict[str, Any]:
-        """The replayable game log: config, initial generator state, origin position and every event."""
-        return {"format": GAME_FORMAT_VERSION, "game": "scout", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self.initial_rng_state),
-                "origin": self._origin_dict(),
-                "events": copy.deepcopy(self.events)}
-
     @classmethod
     def replay(cls, log: Any, upto: int | None = None) -> ScoutGame:
-        """Rebuild a game from :meth:`log`: deal again from the initial generator state (or restore the
-        origin position) and re-apply every logged play (the first ``upto`` plays when given).
+        """Rebuild a game from :meth:`~seers_env.dealt_game.DealtGame.log`: deal again from the initial
+        generator state (or restore the origin position) and re-apply every logged play (the first
+        ``upto`` plays when given).
 
         Raises:
             TypeError / ValueError: a malformed log (naming the field), or logged deals that differ from
                 the re-dealt ones (the log is not from this engine).
             IllegalPlayError: a logged play is illegal in the rebuilt state.
         """
-        if not isinstance(log, dict):
-            raise TypeError(f"a SCOUT log is a dict, got {type(log).__name__}")
-        for key in ("config", "initial_rng_state", "origin", "events"):
-            if key not in log:
-                raise ValueError(f"log lacks field {key!r}")
-        if log.get("format") != GAME_FORMAT_VERSION or log.get("game") != "scout":
-            raise ValueError(f"log format={log.get('format')!r}, game={log.get('game')!r} is not supported")
-        if upto is not None:
-            _check_int("upto", upto, 0)
-        events = log["events"]
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise TypeError("log events must be a list of dicts")
-        if log["origin"] is not None:
-            game = cls.from_dict(log["origin"])
-        else:
-            game = cls.__new__(cls)
-            game._start(ScoutConfig.from_dict(log["config"]),
-                        _rng_from_state(log["initial_rng_state"], "initial_rng_state"))
+        events = cls._check_log(log, upto)
+        game = cls._replay_origin(log)
         logged = [e.get("hands") for e in events if e.get("event") == "deal"]
         if log["origin"] is None and logged[:1] != [game.events[0]["hands"]]:
             raise ValueError("the logged first deal differs from the re-dealt one: the log does not match this engine")
-        plays = [e for e in events if e.get("event") == "play"]
-        for i, e in enumerate(plays[:upto]):
-            try:
-                play = ScoutPlay.from_list(e.get("play"))
-            except (TypeError, ValueError) as err:
-                raise type(err)(f"log events: play {i}: {err}") from None
-            if game.game_over:
-                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
-                                 f"a log holds {i} plays here")
-            game.apply(play)
-        dealt = [e["hands"] for e in game.events if e["event"] == "deal"]
-        if dealt != logged[:len(dealt)]:
-            raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
+        game._replay_plays(events, upto)
+        game._check_replayed(events, "hands", scores=False)
         return game
 
 
@@ -1046,18 +764,10 @@ def _pairs(faces: Sequence[int]) -> list[list[int]]:
 
 # --- strict loading -----------------------------------------------------------------------------------
 
-def _list(name: str, v: Any, length: int | None = None) -> list:
-    if not isinstance(v, (list, tuple)):
-        raise TypeError(f"{name} must be a list, got {type(v).__name__}: {v!r}")
-    if length is not None and len(v) != length:
-        raise ValueError(f"{name} must have {length} entries, got {len(v)}")
-    return list(v)
-
-
 def _face(name: str, v: Any) -> int:
-    pair = _list(name, v, 2)
-    card = _check_int(f"{name}[0] (card id)", pair[0], 0, N_CARDS - 1)
-    top = _check_int(f"{name}[1] (top number)", pair[1], 1, 10)
+    pair = check_list(name, v, 2)
+    card = check_int(f"{name}[0] (card id)", pair[0], 0, N_CARDS - 1)
+    top = check_int(f"{name}[1] (top number)", pair[1], 1, 10)
     try:
         return face_of(card, top)
     except ValueError as e:
@@ -1070,60 +780,53 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
     n = cfg.n_players
     setup = SETUP[n]
     in_play = set(setup.in_play)
-    g.game_over = _check_bool("game_over", d["game_over"])
-    phase = d["phase"]
-    if not isinstance(phase, str):
-        raise TypeError(f"phase={phase!r} must be one of {PHASES}")
-    if phase not in PHASES:
-        raise ValueError(f"phase={phase!r} is not one of {PHASES}")
-    if (phase == PHASE_OVER) != g.game_over:
-        raise ValueError(f"phase={phase!r} and game_over={g.game_over!r} disagree")
-    g.phase = phase
+    g._load_phase(d, PHASES)
+    phase = g.phase
     last = cfg.n_rounds - 1
-    g.round = _check_int("round", d["round"], 0, last)
+    g.round = check_int("round", d["round"], 0, last)
     done = cfg.n_rounds if g.game_over else g.round
     if g.game_over and g.round != last:
         raise ValueError(f"round={g.round} but a finished game ends in round {last}")
-    rs = _list("round_scores", d["round_scores"], done)
-    g._round_scores = [[_check_int(f"round_scores[{r}][{i}]", x, -N_CARDS, 10**6)
-                        for i, x in enumerate(_list(f"round_scores[{r}]", row, n))] for r, row in enumerate(rs)]
-    reasons = _list("round_end_reasons", d["round_end_reasons"], done)
+    rs = check_list("round_scores", d["round_scores"], done)
+    g._round_scores = [[check_int(f"round_scores[{r}][{i}]", x, -N_CARDS, 10**6)
+                        for i, x in enumerate(check_list(f"round_scores[{r}]", row, n))] for r, row in enumerate(rs)]
+    reasons = check_list("round_end_reasons", d["round_end_reasons"], done)
     for r, x in enumerate(reasons):
         if x not in rulings.REASONS:
             raise ValueError(f"round_end_reasons[{r}]={x!r} is not one of {rulings.REASONS}")
     g._round_end_reasons = list(reasons)
-    g._round_exempt = [_check_int(f"round_exempt[{r}]", x, -1, n - 1)
-                       for r, x in enumerate(_list("round_exempt", d["round_exempt"], done))]
-    g.first_player_seat = _check_int("first_player_seat", d["first_player_seat"], 0, n - 1)
-    g.start_player = _check_int("start_player", d["start_player"], 0, n - 1)
-    g.current = _check_int("current", d["current"], 0, n - 1)
-    g.turns = _check_int("turns", d["turns"], 0, cfg.max_turns_per_round - (0 if g.game_over else 1))
-    hands_in = _list("hands", d["hands"], n)
-    g._hands = [[_face(f"hands[{s}][{i}]", x) for i, x in enumerate(_list(f"hands[{s}]", h))]
+    g._round_exempt = [check_int(f"round_exempt[{r}]", x, -1, n - 1)
+                       for r, x in enumerate(check_list("round_exempt", d["round_exempt"], done))]
+    g.first_player_seat = check_int("first_player_seat", d["first_player_seat"], 0, n - 1)
+    g.start_player = check_int("start_player", d["start_player"], 0, n - 1)
+    g.current = check_int("current", d["current"], 0, n - 1)
+    g.turns = check_int("turns", d["turns"], 0, cfg.max_turns_per_round - (0 if g.game_over else 1))
+    hands_in = check_list("hands", d["hands"], n)
+    g._hands = [[_face(f"hands[{s}][{i}]", x) for i, x in enumerate(check_list(f"hands[{s}]", h))]
                 for s, h in enumerate(hands_in)]
-    sc = _list("scouted", d["scouted"], n)
-    g._scouted = [[_check_bool(f"scouted[{s}][{i}]", x)
-                   for i, x in enumerate(_list(f"scouted[{s}]", row, len(g._hands[s])))] for s, row in enumerate(sc)]
-    g._active = [_face(f"active[{i}]", x) for i, x in enumerate(_list("active", d["active"]))]
+    sc = check_list("scouted", d["scouted"], n)
+    g._scouted = [[check_bool(f"scouted[{s}][{i}]", x)
+                   for i, x in enumerate(check_list(f"scouted[{s}]", row, len(g._hands[s])))] for s, row in enumerate(sc)]
+    g._active = [_face(f"active[{i}]", x) for i, x in enumerate(check_list("active", d["active"]))]
     try:
         strength_key([FACE_VALUE[f] for f in g._active])
     except ValueError:
         raise ValueError(f"active={d['active']!r} is not a valid set or run (section 4)") from None
-    g._owner = _check_int("active_owner", d["active_owner"], -1, n - 1)
+    g._owner = check_int("active_owner", d["active_owner"], -1, n - 1)
     if g._active and g._owner < 0:
         raise ValueError("active_owner=-1 but there is an Active Set: name its owner (a seat)")
-    g._piles = [[_check_int(f"piles[{s}][{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(_list(f"piles[{s}]", p))]
-                for s, p in enumerate(_list("piles", d["piles"], n))]
+    g._piles = [[check_int(f"piles[{s}][{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(check_list(f"piles[{s}]", p))]
+                for s, p in enumerate(check_list("piles", d["piles"], n))]
     max_chips = setup.chips_at_start if n == 2 else 10**6
-    g._chips = [_check_int(f"chips[{s}]", c, 0, max_chips) for s, c in enumerate(_list("chips", d["chips"], n))]
-    g._ss_used = [_check_bool(f"scout_show_used[{s}]", x)
-                  for s, x in enumerate(_list("scout_show_used", d["scout_show_used"], n))]
+    g._chips = [check_int(f"chips[{s}]", c, 0, max_chips) for s, c in enumerate(check_list("chips", d["chips"], n))]
+    g._ss_used = [check_bool(f"scout_show_used[{s}]", x)
+                  for s, x in enumerate(check_list("scout_show_used", d["scout_show_used"], n))]
     if n == 2 and any(g._ss_used):
         raise ValueError("scout_show_used must be all False in 2 players (section 7: not used)")
-    rot = _list("rotated", d["rotated"], n)
+    rot = check_list("rotated", d["rotated"], n)
     for s, x in enumerate(rot):
         if x is not None:
-            _check_bool(f"rotated[{s}]", x)
+            check_bool(f"rotated[{s}]", x)
         if phase == PHASE_ROTATE and (x is None) != (s >= g.current):
             raise ValueError(f"rotated[{s}]={x!r}: in the rotation phase seats before current={g.current} have "
                              f"decided (True/False) and the others not (None)")
@@ -1132,7 +835,7 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
     g._rotated = [None if x is None else bool(x) for x in rot]
     if phase == PHASE_ROTATE and (g.turns or g._active or g._owner >= 0):
         raise ValueError("in the rotation phase no turn has been played: turns=0, active=[], active_owner=-1")
-    g._set_aside = [_face(f"set_aside[{i}]", x) for i, x in enumerate(_list("set_aside", d["set_aside"]))]
+    g._set_aside = [_face(f"set_aside[{i}]", x) for i, x in enumerate(check_list("set_aside", d["set_aside"]))]
     if n != 2 and g._set_aside:
         raise ValueError("set_aside must be empty with 3-5 players (every card is dealt)")
     if n == 2 and len(g._set_aside) % 2:
@@ -1142,8 +845,8 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
         if later and not g._set_aside:
             raise ValueError(f"set_aside is empty but round {g.round + 2} of {cfg.n_rounds} is dealt from it "
                              f"(section 7): give an even number (2..22) of cards")
-    rc = [_check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
-          for i, c in enumerate(_list("round_cards", d["round_cards"]))]
+    rc = [check_int(f"round_cards[{i}]", c, 0, N_CARDS - 1)
+          for i, c in enumerate(check_list("round_cards", d["round_cards"]))]
     if rc != sorted(set(rc)):
         raise ValueError("round_cards must be sorted card ids without repeats")
     g._round_cards = rc
@@ -1159,11 +862,11 @@ def _load_state(g: ScoutGame, d: dict[str, Any]) -> None:
     outside = sorted((set(rc) | set(aside)) - in_play)
     if outside:
         raise ValueError(f"cards {outside} are not in play with {n} players (section 2 removes {list(setup.removed)})")
-    es = _list("earlier_seen", d["earlier_seen"], n)
-    g._earlier_seen = [[_check_int(f"earlier_seen[{s}][{i}]", c, 0, N_CARDS - 1)
-                        for i, c in enumerate(_list(f"earlier_seen[{s}]", row))] for s, row in enumerate(es)]
-    g._earlier_shown = [_check_int(f"earlier_shown[{i}]", c, 0, N_CARDS - 1)
-                        for i, c in enumerate(_list("earlier_shown", d["earlier_shown"]))]
+    es = check_list("earlier_seen", d["earlier_seen"], n)
+    g._earlier_seen = [[check_int(f"earlier_seen[{s}][{i}]", c, 0, N_CARDS - 1)
+                        for i, c in enumerate(check_list(f"earlier_seen[{s}]", row))] for s, row in enumerate(es)]
+    g._earlier_shown = [check_int(f"earlier_shown[{i}]", c, 0, N_CARDS - 1)
+                        for i, c in enumerate(check_list("earlier_shown", d["earlier_shown"]))]
     rows = [("earlier_shown", g._earlier_shown)] + [(f"earlier_seen[{s}]", r) for s, r in enumerate(g._earlier_seen)]
     for name, row in rows:
         if row != sorted(set(row)) or set(row) & set(rc) or set(row) - in_play:

@@ -12,34 +12,24 @@ from typing import Any
 
 import numpy as np
 
+from ..dealt_view import DealtSeatView, game_attribute
 from .cards import SETUP, face_pair
-from .game import PHASE_ROTATE, ScoutConfig, ScoutGame
-from .plays import ScoutPlay
+from .game import PHASE_ROTATE, ScoutGame
 
 
-class ScoutSeatView:
-    """Read-only view of ``game`` for ``seat``; attributes are read from the game on access, so a view
-    stays current while the game goes on.
+class ScoutSeatView(DealtSeatView):
+    """Read-only view of ``game`` for ``seat`` (:class:`~seers_env.dealt_view.DealtSeatView`); attributes
+    are read from the game on access, so a view stays current while the game goes on.
 
     Raises:
         TypeError: ``game`` is not a :class:`~seers_env.scout.game.ScoutGame` or ``seat`` not an int.
         ValueError: ``seat`` outside ``0..n_players-1``.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
-    #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.SeatView`
     game_name = "scout"
-
-    def __init__(self, game: ScoutGame, seat: int):
-        if not isinstance(game, ScoutGame):
-            raise TypeError(f"game must be a ScoutGame, got {type(game).__name__}")
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat={seat!r} must be an int seat index")
-        if not 0 <= seat < game.n_players:
-            raise ValueError(f"seat {seat!r} is not one of 0..{game.n_players - 1}")
-        self._game = game
-        self.seat = int(seat)
+    game_type = ScoutGame
 
     # --- own information ------------------------------------------------------------------------
     @property
@@ -50,48 +40,14 @@ class ScoutSeatView:
     def hand_faces(self) -> list[int]:
         return list(self._game._hands[self.seat])
 
-    def legal_plays(self) -> list[ScoutPlay]:
-        """This seat's legal plays when it is to act, else ``[]`` (a new list)."""
-        g = self._game
-        return g.legal_plays() if g.current == self.seat and not g.game_over else []
-
     @property
     def earlier_seen(self) -> list[int]:
         """2 players, round 2: the round-1 cards this seat was dealt or saw shown (out of play now)."""
         return list(self._game._earlier_seen[self.seat])
 
     # --- public information ---------------------------------------------------------------------
-    @property
-    def config(self) -> ScoutConfig:
-        return self._game.config
-
-    @property
-    def n_players(self) -> int:
-        return self._game.n_players
-
-    @property
-    def current(self) -> int:
-        return self._game.current
-
-    @property
-    def round(self) -> int:
-        return self._game.round
-
-    @property
-    def phase(self) -> str:
-        return self._game.phase
-
-    @property
-    def start_player(self) -> int:
-        return self._game.start_player
-
-    @property
-    def turns(self) -> int:
-        return self._game.turns
-
-    @property
-    def game_over(self) -> bool:
-        return self._game.game_over
+    start_player = game_attribute("start_player")
+    turns = game_attribute("turns")
 
     @property
     def removed_cards(self) -> list[int]:
@@ -103,38 +59,17 @@ class ScoutSeatView:
         """2 players, round 1: how many cards are set aside (their faces are hidden)."""
         return len(self._game._set_aside)
 
-    @property
-    def hand_sizes(self) -> list[int]:
-        """Cards in each hand (a property, as in the Seers Catalog ``SeatView``)."""
-        return self._game.hand_sizes()
-
-    @property
-    def active(self) -> list[tuple[int, int]]:
-        return self._game.active
-
-    @property
-    def active_owner(self) -> int:
-        return self._game.active_owner
-
-    @property
-    def last_shower(self) -> int:
-        return self._game.last_shower
-
-    @property
-    def piles(self) -> list[list[int]]:
-        return self._game.piles
+    active = game_attribute("active")
+    active_owner = game_attribute("active_owner")
+    last_shower = game_attribute("last_shower")
+    piles = game_attribute("piles")
 
     @property
     def pile_sizes(self) -> list[int]:
         return self._game.pile_sizes()
 
-    @property
-    def chips(self) -> list[int]:
-        return self._game.chips
-
-    @property
-    def scout_show_used(self) -> list[bool]:
-        return self._game.scout_show_used
+    chips = game_attribute("chips")
+    scout_show_used = game_attribute("scout_show_used")
 
     @property
     def rotated(self) -> list[bool | None]:
@@ -145,33 +80,11 @@ class ScoutSeatView:
             return [g._rotated[s] if s == self.seat else None for s in range(g.n_players)]
         return g.rotated
 
-    @property
-    def round_scores(self) -> list[list[int]]:
-        return self._game.round_scores
-
-    @property
-    def round_end_reasons(self) -> list[str]:
-        return self._game.round_end_reasons
-
-    @property
-    def round_exempt(self) -> list[int]:
-        return self._game.round_exempt
-
-    @property
-    def totals(self) -> list[int]:
-        return self._game.totals
-
-    @property
-    def truncated(self) -> bool:
-        return self._game.truncated
-
-    @property
-    def earlier_shown(self) -> list[int]:
-        return self._game.earlier_shown
-
-    @property
-    def public_history(self) -> list[dict[str, Any]]:
-        return self._game.public_history
+    round_end_reasons = game_attribute("round_end_reasons")
+    round_exempt = game_attribute("round_exempt")
+    truncated = game_attribute("truncated")
+    earlier_shown = game_attribute("earlier_shown")
+    public_history = game_attribute("public_history")
 
     def known_slots(self, seat: int) -> list[tuple[int, int] | None]:
         """``seat``'s hand as this seat knows it, left to right: ``(card, top)`` where known, ``None``
@@ -234,15 +147,6 @@ class ScoutSeatView:
             "legal_plays": [p.to_list() for p in self.legal_plays()],
         }
 
-    # --- determinization (for search agents) ----------------------------------------------------
-    def determinizer(self) -> ScoutDeterminizer:
-        """A :class:`ScoutDeterminizer` of this seat's knowledge now, to sample many worlds fast."""
-        return ScoutDeterminizer(self._game, self.seat)
-
-    def determinize(self, rng: np.random.Generator) -> ScoutGame:
-        """One full game consistent with what this seat knows (see :class:`ScoutDeterminizer`)."""
-        return ScoutDeterminizer(self._game, self.seat).sample(rng)
-
 
 class ScoutDeterminizer:
     """Samples the cards ``seat`` cannot see, consistently with its knowledge (for ISMCTS).
@@ -288,11 +192,7 @@ class ScoutDeterminizer:
     def sample(self, rng: np.random.Generator) -> ScoutGame:
         """One sampled full state (a new :class:`~seers_env.scout.game.ScoutGame`)."""
         game = self._game
-        g = game.clone()
-        g._rng = np.random.default_rng(int(rng.integers(2**63)))
-        g._rng_state = None
-        g.initial_rng_state = g._rng.bit_generator.state
-        g.events = []
+        g = game._reseeded_clone(rng)
         pool = self.pool
         perm = rng.permutation(len(pool)).tolist()
         orient = rng.integers(0, 2, size=len(pool)).tolist()
@@ -340,3 +240,6 @@ class ScoutDeterminizer:
         g._legal = None if g.current != self.seat else g._legal
         g._origin = g._snapshot()
         return g
+
+
+ScoutSeatView.determinizer_type = ScoutDeterminizer

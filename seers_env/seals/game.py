@@ -31,63 +31,32 @@ and :meth:`SealsGame.replay` rebuilds it from :meth:`SealsGame.log`.
 
 from __future__ import annotations
 
-import copy
-import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..jsonio import MAX_EVENT_DEPTH, too_deep
-from ..seeding import rng_from_state
+from ..dealt_game import GAME_FORMAT_VERSION, ConfigDict, DealtGame, check_bool, check_int, check_list
+from ..dealt_game import IllegalPlayError as AnyIllegalPlayError
+from ..dealt_game import GameOverError, placements  # noqa: F401 (names of this module; GameSpec.placement)
 from . import rulings
 from .cards import N_CARDS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
 from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
 
-GAME_FORMAT_VERSION = 1
 PHASE_TAKE, PHASE_DECLARE, PHASE_OVER = "take", "declare", "over"
 PHASES = (PHASE_TAKE, PHASE_DECLARE, PHASE_OVER)
 
 
-class IllegalPlayError(ValueError):
+class IllegalPlayError(AnyIllegalPlayError):
     """A play that breaks a rule (the message names the play and the rule); the game is unchanged."""
 
-    def __init__(self, play: Any, rule: str):
-        self.play, self.rule = play, rule
-        text = play.describe() if isinstance(play, SealsPlay) and play.malformed() is None else repr(play)
-        super().__init__(f"illegal play {tuple(play) if isinstance(play, tuple) else play!r} ({text}): {rule}")
-
-
-class GameOverError(RuntimeError):
-    """A play was applied to a game that has ended (or winners asked for before the end)."""
-
-
-def _check_int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    allowed = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use {allowed}")
-    if value < lo or (hi is not None and value > hi):
-        raise ValueError(f"{name}={value!r} is not allowed; use {allowed}")
-    return int(value)
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use True or False")
-    return bool(value)
-
-
-def placements(totals: list[int], round_scores: object = None) -> list[float]:
-    """Finishing place of each seat by Marks (1 = first), tied seats sharing the mean of their places
-    (section 6: a tie left after the tie-breaks is a shared win); ``round_scores`` is unused (the
-    placement rule of :class:`seers_env.games.GameSpec`)."""
-    return [1 + sum(t > x for t in totals) + (sum(t == x for t in totals) - 1) / 2 for x in totals]
+    play_type = SealsPlay
 
 
 @dataclass(frozen=True)
-class SealsConfig:
+class SealsConfig(ConfigDict):
     """Parameters of a Seals game.
 
     Attributes:
@@ -108,32 +77,12 @@ class SealsConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n_players",
-                           _check_int("n_players", self.n_players, rulings.MIN_PLAYERS, rulings.MAX_PLAYERS))
-        object.__setattr__(self, "n_rounds", _check_int("n_rounds", self.n_rounds, 1, 100))
+                           check_int("n_players", self.n_players, rulings.MIN_PLAYERS, rulings.MAX_PLAYERS))
+        object.__setattr__(self, "n_rounds", check_int("n_rounds", self.n_rounds, 1, 100))
         object.__setattr__(self, "max_tie_break_rounds",
-                           _check_int("max_tie_break_rounds", self.max_tie_break_rounds, 0, 100))
+                           check_int("max_tie_break_rounds", self.max_tie_break_rounds, 0, 100))
         object.__setattr__(self, "max_turns_per_round",
-                           _check_int("max_turns_per_round", self.max_turns_per_round, 1, 10**6))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as a JSON-serialisable dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, d: Any) -> SealsConfig:
-        """Inverse of :meth:`to_dict`; missing fields take their defaults.
-
-        Raises:
-            TypeError: ``d`` is not a dict or a field has the wrong type. ValueError: an unknown field or
-                a value out of range.
-        """
-        if not isinstance(d, dict):
-            raise TypeError(f"config must be a dict of SealsConfig fields, got {type(d).__name__}: {d!r}")
-        names = [f.name for f in fields(cls)]
-        unknown = sorted((k for k in d if k not in names), key=str)
-        if unknown:
-            raise ValueError(f"config has unknown fields {unknown}; allowed: {names}")
-        return cls(**d)
+                           check_int("max_turns_per_round", self.max_turns_per_round, 1, 10**6))
 
 
 @dataclass(frozen=True)
@@ -159,16 +108,10 @@ class SealsResult:
 
 _NOTHING = SealsResult()
 
-_STATE_FIELDS = ("round", "round_scores", "round_end_reasons", "counter", "tie_breaks", "playing",
-                 "first_player_seat", "start_player", "phase", "current", "turns", "pile", "row", "hands",
-                 "game_over")
-_DICT_FIELDS = ("format", "game", "config", "rng_state", "initial_rng_state", "origin", "events") + _STATE_FIELDS
-
-
-
-
-class SealsGame:
-    """A whole game of Seals (module docstring).
+class SealsGame(DealtGame):
+    """A whole game of Seals (module docstring); the generator, seed, logs and saved-game envelope are
+    :class:`~seers_env.dealt_game.DealtGame`'s (Seals keeps no separate public history: every event is
+    public but the pile order).
 
     Args:
         config: a :class:`SealsConfig` (default: 3 players).
@@ -187,23 +130,18 @@ class SealsGame:
 
     #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.GameState`
     game_name = "seals"
-
-    def __init__(self, config: SealsConfig | None = None, seed: int | None = None):
-        if config is not None and not isinstance(config, SealsConfig):
-            raise TypeError(f"config must be a SealsConfig (e.g. SealsConfig(n_players=3)), got "
-                            f"{type(config).__name__}: {config!r}")
-        if seed is not None:
-            _check_int("seed", seed, 0)
-        self._start(config if config is not None else SealsConfig(),
-                    np.random.default_rng(None if seed is None else int(seed)))
+    game_title = "Seals"
+    config_type = SealsConfig
+    play_type = SealsPlay
+    illegal_play_error = IllegalPlayError
+    has_public_history = False
+    state_fields = ("round", "round_scores", "round_end_reasons", "counter", "tie_breaks", "playing",
+                    "first_player_seat", "start_player", "phase", "current", "turns", "pile", "row", "hands",
+                    "game_over")
 
     def _start(self, config: SealsConfig, rng: np.random.Generator) -> None:
-        self.config = config
-        self._rng: np.random.Generator | None = rng
-        self._rng_state: dict[str, Any] | None = None
-        self.initial_rng_state = rng.bit_generator.state
-        self._origin: SealsGame | None = None
-        self.events: list[dict[str, Any]] = []
+        """Begin a game shuffled from ``rng`` (its current state becomes ``initial_rng_state``)."""
+        self._begin(config, rng)
         self.round = 0
         self._round_scores: list[list[int]] = []
         self._reasons: list[str] = []
@@ -218,39 +156,9 @@ class SealsGame:
 
     # --- read-only state ------------------------------------------------------------------------------
     @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    @property
-    def initial_rng_state(self) -> dict[str, Any]:
-        """The generator state the game started from (``bit_generator.state``; a fresh copy)."""
-        return copy.deepcopy(self._initial_rng_state)
-
-    @initial_rng_state.setter
-    def initial_rng_state(self, state: dict[str, Any]) -> None:
-        self._initial_rng_state = state
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The game's generator (later rounds are shuffled from it)."""
-        r = self._rng
-        if r is None:
-            r = self._rng = rng_from_state(self._rng_state, "rng_state")
-            self._rng_state = None
-        return r
-
-    def _rng_state_copy(self) -> dict[str, Any]:
-        if self._rng is None:
-            return copy.deepcopy(self._rng_state)
-        return self._rng.bit_generator.state
-
-    @property
     def hands(self) -> list[list[int]]:
         """Per seat, the card ids in hand, sorted (public, section 3 [ruling])."""
         return [list(h) for h in self._hands]
-
-    def hand_sizes(self) -> list[int]:
-        return [len(h) for h in self._hands]
 
     @property
     def row(self) -> list[int]:
@@ -277,11 +185,6 @@ class SealsGame:
         return list(self._playing)
 
     @property
-    def round_scores(self) -> list[list[int]]:
-        """Completed rounds' Marks, one list per round (a fresh copy)."""
-        return [list(r) for r in self._round_scores]
-
-    @property
     def round_end_reasons(self) -> list[str]:
         return list(self._reasons)
 
@@ -291,11 +194,6 @@ class SealsGame:
         return [next((s for s, x in enumerate(r) if x > 0), -1) for r in self._round_scores]
 
     @property
-    def totals(self) -> list[int]:
-        """Marks of each seat so far."""
-        return [sum(r[i] for r in self._round_scores) for i in range(self.n_players)]
-
-    @property
     def marks(self) -> list[int]:
         """Same as :attr:`totals` (the game's term)."""
         return self.totals
@@ -303,21 +201,6 @@ class SealsGame:
     @property
     def truncated(self) -> bool:
         return REASON_TRUNCATED in self._reasons
-
-    def winners(self) -> list[int]:
-        """Seats with the most Marks, sorted (several: a shared win after the tie-breaks, section 6).
-
-        Raises:
-            GameOverError: the game is not over yet.
-        """
-        if not self.game_over:
-            raise GameOverError("the game is not over yet; winners are known after the last round")
-        totals = self.totals
-        best = max(totals)
-        return [i for i, t in enumerate(totals) if t == best]
-
-    def placements(self) -> list[float]:
-        return placements(self.totals)
 
     # --- rounds -----------------------------------------------------------------------------------------
     def _next_playing(self, seat: int) -> int:
@@ -413,9 +296,6 @@ class SealsGame:
             m[p.action] = 1
         return m
 
-    def is_legal(self, play: Any) -> bool:
-        return isinstance(play, SealsPlay) and not self.game_over and self._why_illegal(play) is None
-
     def _why_illegal(self, play: SealsPlay) -> str | None:
         why = play.malformed()
         if why is not None:
@@ -450,13 +330,7 @@ class SealsGame:
             GameOverError: the game has ended.
             IllegalPlayError: the play breaks a rule (named in the message); nothing changes.
         """
-        if not isinstance(play, SealsPlay):
-            raise TypeError(f"apply() takes a SealsPlay, got {type(play).__name__}: {play!r}")
-        if self.game_over:
-            raise GameOverError(f"the game is over; cannot apply {play!r}")
-        why = self._why_illegal(play)
-        if why is not None:
-            raise IllegalPlayError(play, why)
+        self._check_play(play)
         play = SealsPlay(int(play.kind), int(play.value))
         seat = self.current
         self.events.append({"event": "play", "round": self.round, "seat": seat, "play": play.to_list()})
@@ -492,29 +366,13 @@ class SealsGame:
     # --- copies -----------------------------------------------------------------------------------------
     def clone(self) -> SealsGame:
         """An independent copy (generator state included) for search."""
-        new = SealsGame.__new__(SealsGame)
-        new.config = self.config
-        new._rng = None
-        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
-        new._initial_rng_state = self._initial_rng_state  # never changed in place
-        new._origin = self._origin
-        new.events = list(self.events)  # logged event dicts are never changed
-        new.round = self.round
+        new = self._new_clone()
         new._round_scores = [list(r) for r in self._round_scores]
         new._reasons = list(self._reasons)
-        new.counter = self.counter
-        new.tie_breaks = self.tie_breaks
         new._playing = list(self._playing)
-        new.game_over = self.game_over
-        new.first_player_seat = self.first_player_seat
-        new.start_player = self.start_player
-        new.current = self.current
-        new.phase = self.phase
-        new.turns = self.turns
         new._pile = list(self._pile)
         new._row = list(self._row)
         new._hands = [list(h) for h in self._hands]
-        new._legal = self._legal
         return new
 
     # --- serialisation ----------------------------------------------------------------------------------
@@ -524,25 +382,6 @@ class SealsGame:
                 "first_player_seat": self.first_player_seat, "start_player": self.start_player,
                 "phase": self.phase, "current": self.current, "turns": self.turns, "pile": self.pile,
                 "row": self.row, "hands": self.hands, "game_over": self.game_over}
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-serialisable full state, generator states, origin and event log (nothing shared)."""
-        d: dict[str, Any] = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
-                             "rng_state": self._rng_state_copy(),
-                             "initial_rng_state": copy.deepcopy(self._initial_rng_state),
-                             "origin": self._origin_dict(), "events": copy.deepcopy(self.events)}
-        d.update(self._state_dict())
-        return d
-
-    def _origin_dict(self) -> dict[str, Any] | None:
-        if self._origin is None:
-            return None
-        o = self._origin
-        d = {"format": GAME_FORMAT_VERSION, "game": "seals", "config": o.config.to_dict(),
-             "rng_state": o._rng_state_copy(), "initial_rng_state": copy.deepcopy(o._initial_rng_state),
-             "origin": None, "events": []}
-        d.update(o._state_dict())
-        return d
 
     @classmethod
     def from_dict(cls, d: Any) -> SealsGame:
@@ -554,58 +393,14 @@ class SealsGame:
             ValueError: unknown format, missing or unknown fields, a value out of range or an inconsistent
                 state (cards missing or doubled, a row not refilled, ...), naming the field.
         """
-        if not isinstance(d, dict):
-            raise TypeError(f"a saved Seals game is a dict, got {type(d).__name__}")
-        if isinstance(d.get("format"), bool) or not isinstance(d.get("format"), int) \
-                or d.get("format") != GAME_FORMAT_VERSION or d.get("game") != "seals":
-            raise ValueError(f"format={d.get('format')!r}, game={d.get('game')!r} is not supported; expected "
-                             f"format={GAME_FORMAT_VERSION}, game='seals'")
-        missing = [k for k in _DICT_FIELDS if k not in d]
-        if missing:
-            raise ValueError(f"saved game lacks fields {missing}")
-        unknown = sorted((k for k in d if k not in _DICT_FIELDS), key=str)
-        if unknown:
-            raise ValueError(f"saved game has unknown fields {unknown}; allowed: {list(_DICT_FIELDS)}")
+        cls._check_saved_envelope(d)
         g = cls.__new__(cls)
         g.config = SealsConfig.from_dict(d["config"])
-        g._rng = rng_from_state(d["rng_state"], "rng_state")
-        g._rng_state = None
-        rng_from_state(d["initial_rng_state"], "initial_rng_state")
-        g.initial_rng_state = copy.deepcopy(d["initial_rng_state"])
-        events = d["events"]
-        if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), str)
-                                                   for e in events):
-            raise TypeError("events must be a list of dicts with an 'event' string")
-        if too_deep(events, MAX_EVENT_DEPTH):
-            raise ValueError(f"events nest more than {MAX_EVENT_DEPTH} levels deep (the engine's events nest 4)")
-        try:
-            json.dumps(events)
-            g.events = copy.deepcopy(events)
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"events must be JSON data: {e}") from None
-        except RecursionError:
-            raise ValueError("events nest too deeply: the engine's events are a few levels deep") from None
+        g._load_generators(d)
+        g._load_event_logs(d, event_depth=4)
         _load_state(g, d)
-        g._legal = None
-        origin = d["origin"]
-        if origin is not None:
-            if not isinstance(origin, dict):
-                raise TypeError(f"origin must be None or a saved game dict, got {type(origin).__name__}")
-            if origin.get("origin") is not None:
-                raise ValueError("origin must not have an origin of its own (its 'origin' must be None)")
-            g._origin = cls.from_dict(origin)
-        elif g.events and g.events[0].get("event") == "deal" and g.events[0].get("round") == 0:
-            g._origin = None
-        else:
-            g._origin = None
-            g._origin = g._snapshot()
+        g._load_origin(d["origin"])
         return g
-
-    def _snapshot(self) -> SealsGame:
-        snap = self.clone()
-        snap.events = []
-        snap._origin = None
-        return snap
 
     @classmethod
     def from_position(cls, config: SealsConfig | None = None, *, row, hands, pile=None, current: int = 0,
@@ -630,7 +425,7 @@ class SealsGame:
         if not isinstance(config, SealsConfig):
             raise TypeError(f"config must be a SealsConfig, got {type(config).__name__}")
         n = config.n_players
-        rng = np.random.default_rng(None if seed is None else _check_int("seed", seed, 0))
+        rng = cls._seeded_rng(seed)
         rs = [list(r) for r in round_scores] if round_scores is not None else []
         if pile is None:
             try:
@@ -650,72 +445,26 @@ class SealsGame:
         return cls.from_dict(d)
 
     # --- logs -------------------------------------------------------------------------------------------
-    def log(self) -> dict[str, Any]:
-        """The replayable log: config, initial generator state, origin position and every event."""
-        return {"format": GAME_FORMAT_VERSION, "game": "seals", "config": self.config.to_dict(),
-                "initial_rng_state": copy.deepcopy(self._initial_rng_state), "origin": self._origin_dict(),
-                "events": copy.deepcopy(self.events)}
-
     @classmethod
     def replay(cls, log: Any, upto: int | None = None) -> SealsGame:
-        """Rebuild a game from :meth:`log` (the first ``upto`` plays when given).
+        """Rebuild a game from :meth:`~seers_env.dealt_game.DealtGame.log` (the first ``upto`` plays when
+        given).
 
         Raises:
             TypeError / ValueError: a malformed log (naming the field), or logged deals that differ from
                 the re-dealt ones. IllegalPlayError: a logged play is illegal in the rebuilt state.
         """
-        if not isinstance(log, dict):
-            raise TypeError(f"a Seals log is a dict, got {type(log).__name__}")
-        for key in ("config", "initial_rng_state", "origin", "events"):
-            if key not in log:
-                raise ValueError(f"log lacks field {key!r}")
-        if log.get("format") != GAME_FORMAT_VERSION or log.get("game") != "seals":
-            raise ValueError(f"log format={log.get('format')!r}, game={log.get('game')!r} is not supported")
-        if upto is not None:
-            _check_int("upto", upto, 0)
-        events = log["events"]
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise TypeError("log events must be a list of dicts")
-        if log["origin"] is not None:
-            game = cls.from_dict(log["origin"])
-        else:
-            game = cls.__new__(cls)
-            game._start(SealsConfig.from_dict(log["config"]),
-                        rng_from_state(log["initial_rng_state"], "initial_rng_state"))
-        logged = [e.get("pile") for e in events if e.get("event") == "deal"]
-        plays = [e for e in events if e.get("event") == "play"]
-        for i, e in enumerate(plays[:upto]):
-            try:
-                play = SealsPlay.from_list(e.get("play"))
-            except (TypeError, ValueError) as err:
-                raise type(err)(f"log events: play {i}: {err}") from None
-            if game.game_over:
-                raise ValueError(f"log events: play {i} ({e.get('play')!r}) comes after the end of the game; "
-                                 f"a log holds {i} plays here")
-            game.apply(play)
-        dealt = [e["pile"] for e in game.events if e["event"] == "deal"]
-        if dealt != logged[:len(dealt)]:
-            raise ValueError("logged deals differ from the re-dealt ones: the log does not match this engine")
-        logged = [e.get("scores") for e in events if e.get("event") == "round_end"]
-        scored = [e["scores"] for e in game.events if e["event"] == "round_end"]
-        if scored != logged[:len(scored)]:
-            raise ValueError(f"logged round_end scores {logged[:len(scored)]} differ from the replayed ones "
-                             f"{scored}: the log does not match its plays")
+        events = cls._check_log(log, upto)
+        game = cls._replay_origin(log)
+        game._replay_plays(events, upto)
+        game._check_replayed(events, "pile")
         return game
 
 
 # --- strict loading ---------------------------------------------------------------------------------------
 
-def _list(name: str, v: Any, length: int | None = None) -> list:
-    if not isinstance(v, (list, tuple)):
-        raise TypeError(f"{name} must be a list, got {type(v).__name__}: {v!r}")
-    if length is not None and len(v) != length:
-        raise ValueError(f"{name} must have {length} entries, got {len(v)}")
-    return list(v)
-
-
 def _cards(name: str, v: Any) -> list[int]:
-    return [_check_int(f"{name}[{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(_list(name, v))]
+    return [check_int(f"{name}[{i}]", c, 0, N_CARDS - 1) for i, c in enumerate(check_list(name, v))]
 
 
 #: Sections 3.3 and 4: the Marks one declaration can score (disjoint sets from the 55 cards: 1 to 23; at most
@@ -756,21 +505,14 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
     """Set ``g``'s state from ``d``, checking every field (TypeError / ValueError naming it)."""
     cfg = g.config
     n = cfg.n_players
-    g.game_over = _check_bool("game_over", d["game_over"])
-    phase = d["phase"]
-    if not isinstance(phase, str):
-        raise TypeError(f"phase={phase!r} must be one of {PHASES}")
-    if phase not in PHASES:
-        raise ValueError(f"phase={phase!r} is not one of {PHASES}")
-    if (phase == PHASE_OVER) != g.game_over:
-        raise ValueError(f"phase={phase!r} and game_over={g.game_over!r} disagree")
-    g.phase = phase
-    g.round = _check_int("round", d["round"], 0, cfg.n_rounds + cfg.max_tie_break_rounds - 1)
+    g._load_phase(d, PHASES)
+    phase = g.phase
+    g.round = check_int("round", d["round"], 0, cfg.n_rounds + cfg.max_tie_break_rounds - 1)
     done = g.round + (1 if g.game_over else 0)
-    rs = _list("round_scores", d["round_scores"], done)
-    g._round_scores = [[_check_int(f"round_scores[{r}][{i}]", x, 0, 10**6)
-                        for i, x in enumerate(_list(f"round_scores[{r}]", row, n))] for r, row in enumerate(rs)]
-    reasons = _list("round_end_reasons", d["round_end_reasons"], done)
+    rs = check_list("round_scores", d["round_scores"], done)
+    g._round_scores = [[check_int(f"round_scores[{r}][{i}]", x, 0, 10**6)
+                        for i, x in enumerate(check_list(f"round_scores[{r}]", row, n))] for r, row in enumerate(rs)]
+    reasons = check_list("round_end_reasons", d["round_end_reasons"], done)
     for r, x in enumerate(reasons):
         if not isinstance(x, str) or x not in REASONS:
             raise ValueError(f"round_end_reasons[{r}]={x!r} is not one of {REASONS}")
@@ -779,8 +521,8 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
             raise ValueError(f"round_scores[{r}]={g._round_scores[r]} and reason {x!r} disagree (section 5: only "
                              f"the declarer scores, and only a declared round has a winner)")
     g._reasons = list(reasons)
-    g.tie_breaks = _check_int("tie_breaks", d["tie_breaks"], 0, cfg.max_tie_break_rounds)
-    g.counter = _check_int("counter", d["counter"], 0, cfg.n_rounds)
+    g.tie_breaks = check_int("tie_breaks", d["tie_breaks"], 0, cfg.max_tie_break_rounds)
+    g.counter = check_int("counter", d["counter"], 0, cfg.n_rounds)
     regular = done if g.tie_breaks == 0 else cfg.n_rounds
     expected_done = regular if g.tie_breaks == 0 else cfg.n_rounds + g.tie_breaks - (0 if g.game_over else 1)
     if g.counter != cfg.n_rounds - regular or done != expected_done:
@@ -800,25 +542,25 @@ def _load_state(g: SealsGame, d: dict[str, Any]) -> None:
                              f"counter={g.counter}, tie_breaks={g.tie_breaks}; it ends when a seat has "
                              f"{MARKS_TO_WIN} Marks, or the counter is empty with one leader or after "
                              f"max_tie_break_rounds={cfg.max_tie_break_rounds} tie-breaks")
-    playing = _list("playing", d["playing"], n)
-    g._playing = [_check_bool(f"playing[{s}]", x) for s, x in enumerate(playing)]
+    playing = check_list("playing", d["playing"], n)
+    g._playing = [check_bool(f"playing[{s}]", x) for s, x in enumerate(playing)]
     if g.tie_breaks == 0 and not all(g._playing):
         raise ValueError("playing must be all True outside tie-break rounds")
     tied = _replay_rounds(g, cfg.n_rounds)
     if g.tie_breaks > 0:
         if g._playing != tied or sum(g._playing) < 2:
             raise ValueError(f"playing={g._playing} must mark exactly the seats tied for most Marks {totals}")
-    g.first_player_seat = _check_int("first_player_seat", d["first_player_seat"], 0, n - 1)
-    g.start_player = _check_int("start_player", d["start_player"], 0, n - 1)
-    g.current = _check_int("current", d["current"], 0, n - 1)
+    g.first_player_seat = check_int("first_player_seat", d["first_player_seat"], 0, n - 1)
+    g.start_player = check_int("start_player", d["start_player"], 0, n - 1)
+    g.current = check_int("current", d["current"], 0, n - 1)
     if not (g._playing[g.current] and g._playing[g.start_player]):
         raise ValueError(f"current={g.current} and start_player={g.start_player} must play this round")
     cap = cfg.max_turns_per_round
-    g.turns = _check_int("turns", d["turns"], 1 if phase == PHASE_DECLARE else 0,
+    g.turns = check_int("turns", d["turns"], 1 if phase == PHASE_DECLARE else 0,
                          cap if phase != PHASE_TAKE else cap - 1)
     g._pile = _cards("pile", d["pile"])
     g._row = _cards("row", d["row"])
-    hands = _list("hands", d["hands"], n)
+    hands = check_list("hands", d["hands"], n)
     g._hands = [_cards(f"hands[{s}]", h) for s, h in enumerate(hands)]
     for s, h in enumerate(g._hands):
         if h != sorted(h):

@@ -11,118 +11,44 @@ from typing import Any
 
 import numpy as np
 
-from .game import SealsConfig, SealsGame
-from .plays import SealsPlay
+from ..dealt_view import DealtSeatView, game_attribute
 from ..protocol import check_seat
+from .game import SealsGame
 
 
-class SealsSeatView:
-    """Read-only view of ``game`` for ``seat``; read from the game on access, so it stays current.
+class SealsSeatView(DealtSeatView):
+    """Read-only view of ``game`` for ``seat`` (:class:`~seers_env.dealt_view.DealtSeatView`); read from
+    the game on access, so it stays current.
 
     Raises:
         TypeError: ``game`` is not a :class:`~seers_env.seals.game.SealsGame` or ``seat`` not an int.
         ValueError: ``seat`` outside ``0..n_players-1``.
     """
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ()
 
-    #: registry name (:data:`seers_env.games.GAMES`); implements :class:`seers_env.protocol.SeatView`
     game_name = "seals"
-
-    def __init__(self, game: SealsGame, seat: int):
-        if not isinstance(game, SealsGame):
-            raise TypeError(f"game must be a SealsGame, got {type(game).__name__}")
-        self._game = game
-        self.seat = check_seat(seat, game.n_players)
-
-    def legal_plays(self) -> list[SealsPlay]:
-        """This seat's legal plays when it is to act, else ``[]`` (a new list)."""
-        g = self._game
-        return g.legal_plays() if g.current == self.seat and not g.game_over else []
+    game_type = SealsGame
+    _check_seat = staticmethod(check_seat)
 
     # --- public information -------------------------------------------------------------------------
-    @property
-    def config(self) -> SealsConfig:
-        return self._game.config
-
-    @property
-    def n_players(self) -> int:
-        return self._game.n_players
-
-    @property
-    def current(self) -> int:
-        return self._game.current
-
-    @property
-    def round(self) -> int:
-        return self._game.round
-
-    @property
-    def phase(self) -> str:
-        return self._game.phase
-
-    @property
-    def start_player(self) -> int:
-        return self._game.start_player
-
-    @property
-    def turns(self) -> int:
-        return self._game.turns
-
-    @property
-    def game_over(self) -> bool:
-        return self._game.game_over
-
-    @property
-    def row(self) -> list[int]:
-        return self._game.row
-
-    @property
-    def hands(self) -> list[list[int]]:
-        """Every hand (public), sorted card ids."""
-        return self._game.hands
+    start_player = game_attribute("start_player")
+    turns = game_attribute("turns")
+    row = game_attribute("row")
+    hands = game_attribute("hands", "Every hand (public), sorted card ids.")
 
     @property
     def hand(self) -> list[int]:
         """This seat's hand."""
         return list(self._game._hands[self.seat])
 
-    @property
-    def hand_sizes(self) -> list[int]:
-        return self._game.hand_sizes()
-
-    @property
-    def pile_size(self) -> int:
-        return self._game.pile_size
-
-    @property
-    def pile_cards(self) -> list[int]:
-        """The cards still in the draw pile, sorted (public: every other card is in view)."""
-        return self._game.pile_cards
-
-    @property
-    def counter(self) -> int:
-        return self._game.counter
-
-    @property
-    def tie_breaks(self) -> int:
-        return self._game.tie_breaks
-
-    @property
-    def playing(self) -> list[bool]:
-        return self._game.playing
-
-    @property
-    def round_scores(self) -> list[list[int]]:
-        return self._game.round_scores
-
-    @property
-    def round_end_reasons(self) -> list[str]:
-        return self._game.round_end_reasons
-
-    @property
-    def totals(self) -> list[int]:
-        return self._game.totals
+    pile_size = game_attribute("pile_size")
+    pile_cards = game_attribute("pile_cards", "The cards still in the draw pile, sorted (public: every other "
+                                              "card is in view).")
+    counter = game_attribute("counter")
+    tie_breaks = game_attribute("tie_breaks")
+    playing = game_attribute("playing")
+    round_end_reasons = game_attribute("round_end_reasons")
 
     def to_dict(self) -> dict[str, Any]:
         """Everything this view exposes, as JSON data (two views are equal exactly when the seat could not
@@ -134,13 +60,6 @@ class SealsSeatView:
                 "playing": self.playing, "round_scores": self.round_scores,
                 "round_end_reasons": self.round_end_reasons,
                 "legal_plays": [p.to_list() for p in self.legal_plays()]}
-
-    # --- determinization ------------------------------------------------------------------------------
-    def determinizer(self) -> SealsDeterminizer:
-        return SealsDeterminizer(self._game, self.seat)
-
-    def determinize(self, rng: np.random.Generator) -> SealsGame:
-        return SealsDeterminizer(self._game, self.seat).sample(rng)
 
 
 class SealsDeterminizer:
@@ -155,13 +74,12 @@ class SealsDeterminizer:
 
     def sample(self, rng: np.random.Generator) -> SealsGame:
         """One sampled full state (a new :class:`~seers_env.seals.game.SealsGame`)."""
-        g = self._game.clone()
-        g._rng = np.random.default_rng(int(rng.integers(2**63)))
-        g._rng_state = None
-        g.initial_rng_state = g._rng.bit_generator.state
-        g.events = []
+        g = self._game._reseeded_clone(rng)
         pile = g._pile
         g._pile = [pile[i] for i in rng.permutation(len(pile)).tolist()]
         g._origin = None
         g._origin = g._snapshot()
         return g
+
+
+SealsSeatView.determinizer_type = SealsDeterminizer
