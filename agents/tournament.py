@@ -535,8 +535,17 @@ def _int_list(x: Any, length: int, lo: int, hi: int) -> bool:
             and all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in x))
 
 
+def _round_count_range(game: str, n_rounds: int | None) -> tuple[int, int | None]:
+    """The least and most rounds (``None``: no bound) one game of ``game`` with ``n_rounds`` may play
+    (:attr:`seers_env.games.GameSpec.extra_rounds`)."""
+    if n_rounds is None:
+        return 1, None
+    extra = game_spec(game).extra_rounds
+    return (n_rounds, n_rounds) if extra is None else (1, n_rounds + extra)
+
+
 def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_rounds: int | None,
-                        where: str) -> list[dict[str, Any]]:
+                        where: str, game: str = DEFAULT_GAME) -> list[dict[str, Any]]:
     """The records of one checkpointed deal, checked against the run as :func:`play_deal` writes them
     (integers where it writes integers, booleans refused; CheckpointError naming ``where`` and the field)."""
     def need(ok: bool, what: str) -> None:
@@ -544,6 +553,14 @@ def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_round
             raise CheckpointError(f"{where}: {what}")
 
     big = _MAX_CHECKPOINT_SCORE
+    try:
+        least, most = _round_count_range(game, n_rounds)
+    except ValueError as err:  # an unknown game in a file's header
+        raise CheckpointError(f"{where}: {err}") from None
+    if most is None:
+        count = "one or more"
+    else:
+        count = str(most) if least == most else f"{least} to {most}"
     need(isinstance(records, list) and len(records) == n, f"records must be a list of {n} games (one per rotation)")
     for rotation, r in enumerate(records):
         at = f"records[{rotation}]"
@@ -555,8 +572,7 @@ def _check_deal_records(records: Any, deal: int, deal_seed: int, n: int, n_round
         need(_int_list(r["agents"], n, 0, n - 1) and r["agents"] == seat_order(n, rotation),
              f"{at}.agents must be the integers {seat_order(n, rotation)}")
         rounds = r["round_scores"]
-        count = "one or more" if n_rounds is None else str(n_rounds)
-        need(isinstance(rounds, list) and (len(rounds) >= 1 if n_rounds is None else len(rounds) == n_rounds)
+        need(isinstance(rounds, list) and least <= len(rounds) and (most is None or len(rounds) <= most)
              and all(_int_list(x, n, -big, big) for x in rounds),
              f"{at}.round_scores must be {count} lists of {n} integers in -{big:,}..{big:,}")
         need(_int_list(r["totals"], n, -big * len(rounds), big * len(rounds))
@@ -665,7 +681,8 @@ def read_checkpoint(path: str | os.PathLike, header: dict[str, Any], seeds: list
             raise CheckpointError(f"{where}: deal {deal} is there twice")
         seen.add(deal)
         if deal < len(seeds):
-            done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, header["n_rounds"], where)
+            done[deal] = _check_deal_records(entry["records"], deal, seeds[deal], n, header["n_rounds"], where,
+                                             header["game"])
     if not repair:
         return done
     if cut_short:  # every line is sound: drop the partial one, so that the next line starts clean

@@ -1,6 +1,7 @@
 """Two agents against the same opponents on the same deals, from two ``seers eval --checkpoint`` files.
 
     PYTHONPATH=$PWD python docs/compare_checkpoints.py A.jsonl B.jsonl
+    PYTHONPATH=$PWD python docs/compare_checkpoints.py A.jsonl      # A's margin alone
 
 Each file is a duplicate tournament of the same seed, game and rounds whose first agent is the one
 compared (``docs/guided_search.md``, "Opponent models"). For every deal in both files: the first
@@ -102,8 +103,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="Compare two seers eval --checkpoint files of the same deals: "
                                               "each first agent's margin over its table, and A minus B.")
     ap.add_argument("first", help="checkpoint A (.jsonl)")
-    ap.add_argument("second", help="checkpoint B (.jsonl), the same seed, game and rounds")
+    ap.add_argument("second", nargs="?", help="checkpoint B (.jsonl), the same seed, game and rounds; "
+                                              "without it, A's margin alone")
     args = ap.parse_args()
+    if args.second is None:
+        header, a, cpu_a, other_a = margins(args.first)
+        values = np.array([a[d] for d in sorted(a)])
+        s = difference_stats(values)
+        low, high = s["ci"] or (math.nan, math.nan)
+        print(textwrap.fill(f"{len(a)} deals of seed {header.get('seed')}; {header['specs'][0]} minus the mean "
+                            f"of the others, per game: {s['mean_diff']:+.2f} [{low:+.2f}, {high:+.2f}]; CPU ms "
+                            f"per decision {cpu_a:.3g} (the others pooled: {other_a:.3g})", 80,
+                            subsequent_indent="    ", break_on_hyphens=False))
+        return
     if os.path.realpath(args.first) == os.path.realpath(args.second):
         raise SystemExit(f"both arguments name {args.first}: give two checkpoints to compare")
     (ha, a, cpu_a, other_a), (hb, b, cpu_b, other_b) = margins(args.first), margins(args.second)

@@ -37,6 +37,9 @@ class GameSpec:
         rules: the rules document shipped with the project (path relative to the repository).
         placement: ``placements(totals, round_scores) -> list[float]``, each seat's finishing place
             (1 = first; tied seats share the mean of their places), for ratings.
+        extra_rounds: ``None``: a game of ``n_rounds`` rounds plays exactly that many; an int ``k``: it
+            plays from 1 to ``n_rounds + k`` rounds (Seals: ``n_rounds`` is a round counter that a
+            declarer with 5 Marks ends early, and up to ``k`` tie-break rounds follow, rules section 6).
     """
 
     name: str
@@ -51,6 +54,7 @@ class GameSpec:
     score_scale: float = 15.0
     rules: str = ""
     placement: str = ""
+    extra_rounds: int | None = None
 
     def _resolve(self, path: str) -> Any:
         module, _, attr = path.partition(":")
@@ -121,7 +125,7 @@ GAMES: dict[str, GameSpec] = {
         game="seers_env.seals.game:SealsGame", config="seers_env.seals.game:SealsConfig",
         view="seers_env.seals.view:SealsSeatView", env_module="seers_env.seals_v0",
         env_id="seers/seals-v0", score_scale=4.0, rules="docs/seals_rules.md",
-        placement="seers_env.seals.game:placements"),
+        placement="seers_env.seals.game:placements", extra_rounds=3),
     "haggis": GameSpec(
         name="haggis", title="Haggis", min_players=2, max_players=3,
         game="seers_env.haggis.game:HaggisGame", config="seers_env.haggis.game:HaggisConfig",

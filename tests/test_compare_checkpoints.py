@@ -120,3 +120,12 @@ def test_a_pipe_or_a_device_is_refused_with_a_reason(checkpoints):
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert done.returncode == 1 and "not a regular file" in done.stderr
     assert "not a regular file" in _compare("/dev/zero", checkpoints["greedy"]).stderr
+
+
+def test_one_file_alone_prints_its_first_agents_margin(checkpoints):
+    done = _compare(checkpoints["heuristic"])
+    assert done.returncode == 0, done.stderr
+    expected = np.mean(list(_margin_by_hand(checkpoints["heuristic"]).values()))
+    text = " ".join(done.stdout.split())  # wrapped at 80 columns
+    assert "6 deals of seed 5; heuristic minus the mean of the others" in text
+    assert f"per game: {expected:+.2f} [" in text

@@ -184,3 +184,29 @@ def test_worker_processes_write_the_same_checkpoint_and_result(tmp_path):
     deals = lambda p: {json.loads(x)["deal"]: json.loads(x)["records"] for x in p.read_text().splitlines()[1:]}  # noqa: E731
     strip = lambda d: {k: [{f: v for f, v in r.items() if f not in ("choice_cpu_s", "choices")} for r in rs] for k, rs in d.items()}  # noqa: E731
     assert strip(deals(one)) == strip(deals(two))  # the same games (the timed choices depend on the process)
+
+
+def test_a_seals_checkpoint_with_rounds_short_of_the_counter_resumes(tmp_path):
+    """Seals' ``n_rounds`` is a round counter (rules section 6): a game ends early when a declarer reaches
+    5 Marks and may add tie-break rounds, so its records hold 1 to ``n_rounds + 3`` rounds."""
+    kw = dict(seed=11, progress=False, workers=1, game="seals")
+    specs = ["greedy", "random", "random"]
+    path = tmp_path / "seals.jsonl"
+    whole = _without_cpu(run_tournament(specs, games=4, checkpoint=path, **kw))
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    counts = {len(r["round_scores"]) for entry in lines[1:] for r in entry["records"]}
+    assert lines[0]["n_rounds"] == 5 and counts - {5}, counts  # some game was not 5 rounds long
+    assert _without_cpu(run_tournament(specs, games=4, checkpoint=path, **kw)) == whole  # read back, not replayed
+    record = lines[1]["records"][0]
+    record["round_scores"] += [[0, 0, 0]] * (9 - len(record["round_scores"]))  # 9 rounds: more than 5 + 3
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    with pytest.raises(tournament.CheckpointError, match=r"round_scores must be 1 to 8 lists of 3 integers"):
+        run_tournament(specs, games=4, checkpoint=path, **kw)
+
+
+def test_the_seals_round_allowance_is_its_tie_break_ruling():
+    from seers_env.games import game_spec
+    from seers_env.seals.rulings import DEFAULT_MAX_TIE_BREAK_ROUNDS
+
+    assert game_spec("seals").extra_rounds == DEFAULT_MAX_TIE_BREAK_ROUNDS
+    assert [game_spec(g).extra_rounds for g in ("seers_catalog", "scout", "haggis")] == [None, None, None]
