@@ -224,7 +224,7 @@ def check_dealt_log(log: dict[str, Any], limits: Limits, spec: DealtLogSpec) -> 
     unknown = sorted(set(log) - set(keys), key=str)
     if unknown:
         raise WebError(f"the {title} log has unknown keys {unknown}"[:300] + f"; allowed: {list(keys)}")
-    if log["format"] != spec.format_version or isinstance(log["format"], bool):
+    if not is_int(log["format"], spec.format_version, spec.format_version):  # 1.0 and true are not 1
         raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; {title} logs have format "
                        f"{spec.format_version}")
     try:

@@ -430,6 +430,7 @@ def _last_play_index(log: dict) -> int:
     (lambda log: log.update(colour="red"), "unknown keys ['colour']"),
     (lambda log: log.pop("initial_rng_state"), "lacks the keys ['initial_rng_state']"),
     (lambda log: log.update(format=2), "format=2 is not supported"),
+    (lambda log: log.update(format=1.0), "format=1.0 is not supported"),  # an integer field, as the plays'
     (lambda log: log["config"].update(n_players=5), "config: n_players=5"),
     (lambda log: log["config"].update(n_rounds=30), "n_rounds=30 must be at most 20"),
     (lambda log: log["config"].update(shuffle=True), "config: config has unknown fields ['shuffle']"),
