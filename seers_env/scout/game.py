@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ..seeding import unsafe_state
 from . import rulings
 from .cards import CARD_1_2, FACE_VALUE, N_CARDS, SETUP, face_name, face_of, face_pair, rotate_faces
 from .moves import can_show, set_key, strength_key, turn_plays, why_illegal_turn
@@ -239,6 +240,9 @@ def _rng_from_state(state: Any, name: str) -> np.random.Generator:
         bit_gen.state = copy.deepcopy(state)
     except (TypeError, ValueError, KeyError, OverflowError) as e:
         raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
+    why = unsafe_state(bit_gen)
+    if why is not None:
+        raise ValueError(f"{name} is not a valid {kind} state: {why}")
     return np.random.Generator(bit_gen)
 
 
