@@ -113,10 +113,9 @@ def unsafe_state(bit_gen: np.random.BitGenerator) -> str | None:
         pos = int(st["buffer_pos"])
         if not 0 <= pos <= _PHILOX_BUFFER:
             return f"buffer_pos={pos} is outside 0..{_PHILOX_BUFFER} (numpy would read outside its buffer)"
-    elif kind in ("PCG64", "PCG64DXSM"):
-        if int(st["state"]["inc"]) % 2 == 0:
-            return (f"its increment inc={int(st['state']['inc'])} is even (numpy's are odd; with an even one the "
-                    f"generator can repeat one value for ever, and a bounded draw never ends)")
+    elif kind in ("PCG64", "PCG64DXSM") and int(st["state"]["inc"]) % 2 == 0:
+        return (f"its increment inc={int(st['state']['inc'])} is even (numpy's are odd; with an even one the "
+                f"generator can repeat one value for ever, and a bounded draw never ends)")
     return None
 
 
