@@ -195,24 +195,39 @@ def bench_record(bench: str, settings: dict, results: list | dict) -> dict:
 
 
 def check_json_path(path: str) -> None:
-    """Refuse ``--json PATH`` before a benchmark runs when its folder does not exist (``typer.BadParameter``)."""
+    """Refuse ``--json PATH`` before a benchmark runs (``typer.BadParameter``) when its folder does not exist,
+    when ``PATH`` is a folder, or when the file cannot be written there (no write permission)."""
+    import os
     from pathlib import Path
 
-    folder = Path(path).expanduser().resolve().parent
-    if path and not folder.is_dir():
+    if not path:
+        return
+    target = Path(path).expanduser()
+    folder = target.resolve().parent
+    if not folder.is_dir():
         raise typer.BadParameter(f"--json {path!r}: folder {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise typer.BadParameter(f"--json {path!r} is a folder; name a file in it "
+                                 f"(e.g. {str(target / 'bench.json')!r})")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        where = "it" if target.exists() else f"in {str(folder)!r}"
+        raise typer.BadParameter(f"--json {path!r}: no permission to write {where}")
 
 
 def write_bench_json(path: str, bench: str, settings: dict, results: list | dict) -> None:
     """Write :func:`bench_record` to ``path`` as strict JSON (``seers bench ... --json PATH``).
 
     Raises:
-        typer.BadParameter: the folder of ``path`` does not exist.
+        typer.BadParameter: the folder of ``path`` does not exist, ``path`` is a folder, or it cannot be
+            written.
     """
     from seers_env.jsonio import write_json
 
     check_json_path(path)
-    write_json(path, bench_record(bench, settings, results))
+    try:
+        write_json(path, bench_record(bench, settings, results))
+    except OSError as err:  # e.g. the folder was removed while the benchmark ran
+        raise typer.BadParameter(f"--json {path!r}: cannot write it ({err.strerror or err})") from None
     typer.echo(f"results written to {path}")
 
 

@@ -80,7 +80,43 @@ def rng_from_state(state, name: str) -> np.random.Generator:
         bit_gen.state = copy.deepcopy(state)
     except (TypeError, ValueError, KeyError, OverflowError) as e:
         raise ValueError(f"{name} is not a valid {kind} state: {e}") from None
+    why = unsafe_state(bit_gen)
+    if why is not None:
+        raise ValueError(f"{name} is not a valid {kind} state: {why}")
     return np.random.Generator(bit_gen)
 
 
-__all__ = ["check_seed", "child_seed", "rng_from_state", "spawn_seeds"]
+#: The MT19937 key length (``pos == 624``: the next draw regenerates the key) and Philox's buffer size.
+_MT_N, _PHILOX_BUFFER = 624, 4
+
+
+def unsafe_state(bit_gen: np.random.BitGenerator) -> str | None:
+    """Why the state just set on ``bit_gen`` is one numpy never makes and would misuse, or None.
+
+    numpy's state setters take these fields without a range check, and the C code then indexes with them
+    or loops on them: an MT19937 ``pos`` outside ``0..624`` or a Philox ``buffer_pos`` outside ``0..4``
+    reads outside the generator's memory (a segmentation fault for a large one); the all-zero MT19937 key,
+    or a PCG64 / PCG64DXSM state with an even increment (possibly a fixed point: ``state 0, inc 0`` draws 0
+    for ever), can make a bounded draw (``integers(3)``) loop for ever in C, which no signal interrupts.
+    Every state numpy makes has ``pos`` / ``buffer_pos`` in range, a key that is not all zero and an odd
+    increment.
+    """
+    st = bit_gen.state
+    kind = st.get("bit_generator")
+    if kind == "MT19937":
+        pos, key = int(st["state"]["pos"]), np.asarray(st["state"]["key"])
+        if not 0 <= pos <= _MT_N:
+            return f"pos={pos} is outside 0..{_MT_N} (numpy would read outside its key)"
+        if not key[1:].any() and not int(key[0]) & 0x80000000:
+            return "its key is the all-zero state of MT19937 (every draw is 0, and a bounded draw never ends)"
+    elif kind == "Philox":
+        pos = int(st["buffer_pos"])
+        if not 0 <= pos <= _PHILOX_BUFFER:
+            return f"buffer_pos={pos} is outside 0..{_PHILOX_BUFFER} (numpy would read outside its buffer)"
+    elif kind in ("PCG64", "PCG64DXSM") and int(st["state"]["inc"]) % 2 == 0:
+        return (f"its increment inc={int(st['state']['inc'])} is even (numpy's are odd; with an even one the "
+                f"generator can repeat one value for ever, and a bounded draw never ends)")
+    return None
+
+
+__all__ = ["check_seed", "child_seed", "rng_from_state", "spawn_seeds", "unsafe_state"]

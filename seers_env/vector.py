@@ -332,16 +332,13 @@ class SeersVectorEnv(VectorEnv):
 
         Raises:
             ResetNeeded (a ``RuntimeError``): ``reset()`` was not called, or ``close()`` was.
-            TypeError: actions of a non-integer dtype (float, bool, object ...).
+            TypeError: actions of a non-integer dtype (float, bool, timedelta ...; an object array only
+                of Python ints is read as int64), or a bool among integers.
             ValueError: wrong shape, or an action outside its row's mask (the message names the row and
             the value, also one beyond int64); no game changes then.
         """
         self._check_open("step")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
-            raise TypeError(f"actions must be integers (an integer dtype), got dtype {a.dtype}")
+        a = vector_slots.int_rows(actions, self.num_envs, "actions")  # shape, dtype, bools, ints beyond int64
         if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:  # would wrap to negative
             bad = int(np.argmax(a > np.iinfo(np.int64).max))
             raise ValueError(f"action {int(a[bad])} of row {bad} is out of range (allowed: 0 .. "
@@ -427,11 +424,7 @@ class SeersVectorEnv(VectorEnv):
                 the allowed range). Nothing changes on any error.
         """
         self._check_open("step_plays")
-        a = np.asarray(indices)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"indices must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"indices must be integers (an integer dtype), got dtype {a.dtype}")
+        a = vector_slots.int_rows(indices, self.num_envs, "indices")  # shape, dtype, bools, ints beyond int64
         mid = np.flatnonzero(self._dec[:, vector_core.D_NCHOSEN] > 0)
         if mid.size:
             raise RuntimeError(f"row {int(mid[0])} is in the middle of a catalogue decision (stage "

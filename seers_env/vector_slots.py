@@ -151,11 +151,16 @@ def int_rows(values: Any, num_envs: int, what: str) -> np.ndarray:
 
     Raises:
         ValueError: another shape, or a Python integer outside int64. TypeError: a non-integer dtype
-            (bool, float, timedelta, object, ...).
+            (bool, float, timedelta, object, ...), or a bool among integers (``[3, True]``, which
+            ``numpy.asarray`` would read as ``[3, 1]``).
     """
     a = np.asarray(values)
     if a.shape != (num_envs,):
         raise ValueError(f"{what} must be integers of shape ({num_envs},), got {a.dtype} {a.shape}")
+    if not isinstance(values, np.ndarray) and a.dtype.kind in "iu":
+        for i, v in enumerate(values):
+            if isinstance(v, (bool, np.bool_)) or (isinstance(v, np.ndarray) and v.dtype.kind == "b"):
+                raise TypeError(f"{what} must be integers; row {i} holds the bool {v!r}")
     if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
         items = a.astype(object) if a.dtype.kind == "O" else np.asarray(values, dtype=object)
         if a.dtype.kind in "fO" and all(type(v) is int for v in items):

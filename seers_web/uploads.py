@@ -28,6 +28,7 @@ import numpy as np
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.game import Game, GameConfig, IllegalPlayError
+from seers_env.seeding import unsafe_state
 
 from .sessions import Limits, Stopped, WebError, never_stop, parse_play
 
@@ -101,7 +102,8 @@ def check_rng_state(state: Any) -> np.random.Generator:
 
     Raises:
         WebError: not such a state: an unknown bit generator, a word that is not an integer in
-            0..2**128-1, or a state numpy refuses (400, naming ``initial_rng_state``).
+            0..2**128-1, a state numpy refuses, or one it would misuse (:func:`seers_env.seeding.unsafe_state`:
+            an index out of range, a generator stuck on one value) (400, naming ``initial_rng_state``).
     """
     if not isinstance(state, dict) or state.get("bit_generator") not in BIT_GENERATORS:
         raise WebError(f"initial_rng_state must be a numpy bit generator state with bit_generator one of "
@@ -115,6 +117,9 @@ def check_rng_state(state: Any) -> np.random.Generator:
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as err:
         raise WebError(f"initial_rng_state is not a state of numpy's {state['bit_generator']} "
                        f"({type(err).__name__}: {err})") from None
+    why = unsafe_state(bit_gen)  # before any draw: such a state can crash the server or hang a draw
+    if why is not None:
+        raise WebError(f"initial_rng_state is not a state of numpy's {state['bit_generator']}: {why}")
     return np.random.Generator(bit_gen)
 
 
@@ -224,7 +229,7 @@ def check_dealt_log(log: dict[str, Any], limits: Limits, spec: DealtLogSpec) -> 
     unknown = sorted(set(log) - set(keys), key=str)
     if unknown:
         raise WebError(f"the {title} log has unknown keys {unknown}"[:300] + f"; allowed: {list(keys)}")
-    if log["format"] != spec.format_version or isinstance(log["format"], bool):
+    if not is_int(log["format"], spec.format_version, spec.format_version):  # 1.0 and true are not 1
         raise WebError(f"format={log['format']!r}"[:100] + f" is not supported; {title} logs have format "
                        f"{spec.format_version}")
     try:

@@ -120,3 +120,20 @@ def test_run_env_bench_hands_the_python_engine_games_to_game_bench():
 
     r = env_cli.run_env_bench(0.01, 4, echo=lambda line: None, game="seals")
     assert list(r) == list(game_bench.SEALS.rows) and r["seals_v0, 4 players"] > 0
+
+
+@pytest.mark.parametrize("game", ["haggis", "seals"])
+def test_bench_env_game_json_to_a_folder_is_refused_before_measuring(tmp_path, monkeypatch, game):
+    """``--json`` naming a folder was found only after the whole run, as an IsADirectoryError traceback; a
+    write that fails at the end (the folder gone meanwhile) is a clear error too, not a traceback."""
+    monkeypatch.setattr(game_bench, "run_game_bench", lambda *a, **k: pytest.fail("measured before refusing"))
+    result = runner.invoke(app, ["bench", "env", "--game", game, "--seconds", "0.3", "--json", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder" in " ".join(result.output.split()), result.output
+    from seers_cli import bench
+
+    def gone(*a, **k):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("seers_env.jsonio.write_json", gone)
+    with pytest.raises(bench.typer.BadParameter, match="cannot write it \\(Permission denied\\)"):
+        bench.write_bench_json(str(tmp_path / "x.json"), "env", {}, {})

@@ -153,3 +153,53 @@ def test_haggis_saved_game_naming_the_base_bit_generator_is_a_value_error():
     d["rng_state"] = {**d["rng_state"], "bit_generator": "BitGenerator"}
     with pytest.raises(ValueError, match="BitGenerator"):
         HaggisGame.from_dict(d)
+
+
+def _unsafe_states():
+    """States numpy's setters accept but misuse: an index it reads with (a segmentation fault when large), or
+    a generator stuck on one value (a bounded draw such as ``integers(3)`` then loops for ever in C)."""
+    mt = np.random.MT19937(1).state
+    mt["state"]["pos"] = 10**9
+    mt_low = np.random.MT19937(1).state
+    mt_low["state"]["pos"] = -5
+    zero = np.random.MT19937(1).state
+    zero["state"]["key"] = [0x7FFFFFFF] + [0] * 623  # only key[0]'s top bit counts: still the all-zero state
+    philox = np.random.Philox(1).state
+    philox["buffer_pos"] = -10**9
+    pcg = {"bit_generator": "PCG64", "state": {"state": 0, "inc": 0}, "has_uint32": 0, "uinteger": 0}
+    dxsm = {"bit_generator": "PCG64DXSM", "state": {"state": 5, "inc": 2**64}, "has_uint32": 0, "uinteger": 0}
+    return [(mt, "pos=1000000000 is outside 0..624"), (mt_low, "pos=-5 is outside"), (zero, "all-zero state"),
+            (philox, "buffer_pos=-1000000000 is outside 0..4"), (pcg, "inc=0 is even"), (dxsm, "is even")]
+
+
+@pytest.mark.parametrize("state, words", _unsafe_states())
+def test_rng_from_state_refuses_states_numpy_would_misuse(state, words):
+    """Such a state in a saved game (every engine's ``from_dict``) or an uploaded log once crashed the
+    interpreter or hung it at the next deal; now it is a ValueError naming the field."""
+    import copy
+
+    from seers_env.game import Game
+    from seers_env.haggis.game import HaggisConfig, HaggisGame
+    from seers_env.scout.game import ScoutGame
+    from seers_env.seals.game import SealsGame
+    from seers_env.seeding import rng_from_state
+
+    with pytest.raises(ValueError, match=words):
+        rng_from_state(copy.deepcopy(state), "rng_state")
+    for game in (Game(seed=1), ScoutGame(seed=1), HaggisGame(HaggisConfig(n_players=3), seed=1), SealsGame(seed=1)):
+        d = game.to_dict()
+        d["rng_state"] = copy.deepcopy(state)
+        with pytest.raises(ValueError, match=f"rng_state is not a valid .*{words}"):
+            type(game).from_dict(d)
+
+
+@pytest.mark.parametrize("kind", ["PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"])
+def test_every_state_numpy_makes_is_safe(kind):
+    from seers_env.seeding import rng_from_state, unsafe_state
+
+    for seed in range(3):
+        bit_gen = getattr(np.random, kind)(seed)
+        for draws in (0, 1, 3, 5, 700, 1300):
+            bit_gen.random_raw(draws)
+            assert unsafe_state(bit_gen) is None
+            rng_from_state(bit_gen.state, "rng_state").integers(3)

@@ -129,3 +129,41 @@ def test_vector_env_action_dtypes_uint64_and_closed_state():
         venv.action_masks()
     obs, _ = venv.reset(seed=2)  # reset deals new games after close
     venv.step(obs["action_mask"].argmax(axis=1))
+
+
+def _batch_apis():
+    from seers_env.haggis.vector import HaggisVectorEnv
+    from seers_env.scout.vector import ScoutVectorEnv
+    from seers_env.seals.vector import SealsVectorEnv
+
+    return {"seers": lambda: SeersVectorEnv(2, n_players=3, n_rounds=1),
+            "scout": lambda: ScoutVectorEnv(2, n_players=3), "haggis": lambda: HaggisVectorEnv(2, n_players=3),
+            "seals": lambda: SealsVectorEnv(2, n_players=3)}
+
+
+@pytest.mark.parametrize("game", ["seers", "scout", "haggis", "seals"])
+def test_a_bool_among_integer_actions_is_refused_by_kind_in_every_batch_api(game):
+    """``numpy.asarray([3, True])`` is ``int64 [3, 1]``: the bool must still be refused (TypeError naming the
+    row), not played as 1; a Python integer beyond int64 is a ValueError in every batch API; nothing moves."""
+    venv = _batch_apis()[game]()
+    obs, _ = venv.reset(seed=3)
+    masks = obs["action_mask"]
+    before = masks.copy()
+    for row in (0, 1):  # make the bool's value 1 legal where possible: the refusal must not hang on the mask
+        actions = [int(np.flatnonzero(m)[0]) for m in masks]
+        actions[row] = True
+        with pytest.raises(TypeError, match=f"row {row} holds the bool True"):
+            venv.step(actions)
+        with pytest.raises(TypeError, match=f"row {row} holds the bool True"):
+            venv.step_plays([True if r == row else 0 for r in range(2)])
+        with pytest.raises(TypeError, match="row 0 holds the bool"):
+            venv.step_plays((np.True_, 0))
+    with pytest.raises(ValueError, match="outside the int64 range"):
+        venv.step([int(np.flatnonzero(masks[0])[0]), 2**64 - 1])
+    assert np.array_equal(venv.action_masks(), before)
+    twin = _batch_apis()[game]()
+    twin.reset(seed=3)
+    good = np.array([np.flatnonzero(m)[0] for m in masks])
+    a, b = venv.step(good), twin.step(good)
+    np.testing.assert_array_equal(a[0]["action_mask"], b[0]["action_mask"])
+    np.testing.assert_array_equal(a[0]["observation"], b[0]["observation"])

@@ -418,6 +418,12 @@ def edited(log: dict, change) -> bytes:
     return json.dumps(log).encode()
 
 
+def _mt19937_state(**fields) -> dict:
+    state = np.random.MT19937(1).state
+    state["state"] = {"key": state["state"]["key"].tolist(), "pos": state["state"]["pos"], **fields}
+    return state
+
+
 def _first_play(log: dict) -> dict:
     return next(e for e in log["events"] if e["event"] == "play")
 
@@ -430,12 +436,18 @@ def _last_play_index(log: dict) -> int:
     (lambda log: log.update(colour="red"), "unknown keys ['colour']"),
     (lambda log: log.pop("initial_rng_state"), "lacks the keys ['initial_rng_state']"),
     (lambda log: log.update(format=2), "format=2 is not supported"),
+    (lambda log: log.update(format=1.0), "format=1.0 is not supported"),  # an integer field, as the plays'
     (lambda log: log["config"].update(n_players=5), "config: n_players=5"),
     (lambda log: log["config"].update(n_rounds=30), "n_rounds=30 must be at most 20"),
     (lambda log: log["config"].update(shuffle=True), "config: config has unknown fields ['shuffle']"),
     (lambda log: log.update(origin={"game": "seals"}), "origin must be null"),
     (lambda log: log.update(agents=["a"]), "'agents' must be a list of 3 agent names"),
     (lambda log: log["initial_rng_state"].update(bit_generator="Nope"), "initial_rng_state must be"),
+    # numpy takes these states and then reads outside the key (a segmentation fault of the server) or never
+    # ends a bounded draw (a worker stuck for ever): refused before the first deal
+    (lambda log: log.update(initial_rng_state=_mt19937_state(pos=10**9)), "pos=1000000000 is outside 0..624"),
+    (lambda log: log.update(initial_rng_state=_mt19937_state(key=[0] * 624)), "the all-zero state of MT19937"),
+    (lambda log: log["initial_rng_state"]["state"].update(state=0, inc=0), "inc=0 is even"),
     (lambda log: _first_play(log).update(play=[0, 0, 0]), "must be a list [kind, value] of 2 integers"),
     (lambda log: _first_play(log).update(play=[2, 0]), "illegal play"),
     (lambda log: log["events"].insert(_last_play_index(log) + 1, {"event": "play", "play": [0, 0]}),

@@ -42,6 +42,7 @@ from .cards import (
 from .melds import beats, classify
 from .moves import PlayList, legal_plays
 from .plays import MeldType, Play, PlayKind
+from ..seeding import unsafe_state
 from .scoring import BONUS_MAX_CARDS, round_score, winners
 
 GAME_FORMAT_VERSION = 1
@@ -191,6 +192,9 @@ def generator_from_state(state: Any, field: str = "rng_state") -> np.random.Gene
     except (TypeError, ValueError, KeyError, OverflowError) as err:
         raise ValueError(f"{field} is not a valid {state['bit_generator']} state ({type(err).__name__}: "
                          f"{err})") from None
+    why = unsafe_state(bit_gen)
+    if why is not None:
+        raise ValueError(f"{field} is not a valid {state['bit_generator']} state: {why}")
     return np.random.Generator(bit_gen)
 
 

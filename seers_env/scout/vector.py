@@ -260,11 +260,7 @@ class ScoutVectorEnv(VectorEnv):
     def _int_rows(self, values, what: str, one: str, allowed: str) -> np.ndarray:
         """``values`` as int64 ``(num_envs,)``: ValueError for a wrong shape or a uint64 beyond int64 (the
         message names ``one`` value, its row and the ``allowed`` ones), TypeError for a non-integer dtype."""
-        a = np.asarray(values)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"{what} must be integers of shape ({self.num_envs},), got {a.dtype} {a.shape}")
-        if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
-            raise TypeError(f"{what} must be integers (an integer dtype), got dtype {a.dtype}")
+        a = vector_slots.int_rows(values, self.num_envs, what)  # shape, dtype, bools, Python ints beyond int64
         if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
             bad = int(np.argmax(a > np.iinfo(np.int64).max))
             raise ValueError(f"{one} {int(a[bad])} of row {bad} is out of range (allowed: {allowed})")
