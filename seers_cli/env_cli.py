@@ -44,6 +44,25 @@ def _choice_rng(seed: int):
     return np.random.default_rng(child_seed(seed, 0))
 
 
+def play_random_steps(e, rng, steps: int) -> None:
+    """``steps`` uniformly random legal actions (``rng``, a ``numpy.random.Generator``) on the reset AEC env
+    ``e``, a new game after each one that ends: the profiled loop of ``seers bench env --profile``."""
+    import numpy as np
+
+    done = 0
+    while done < steps:
+        if not e.agents:
+            e.reset()
+            continue
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"].astype(bool))
+        e.step(int(legal[int(rng.integers(len(legal)))]))
+        done += 1
+
+
 def _aec_steps(make_env: Callable, seconds: float, seed: int, min_games: int = 0) -> float:
     """Random legal play on a PettingZoo AEC env (observation and mask read at every step): steps/s.
 
@@ -267,7 +286,6 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     import cProfile
     import pstats
 
-    import numpy as np
 
     from seers_env.seers_catalog_v0 import env
 
@@ -275,22 +293,8 @@ def profile_parts(steps: int = 20_000, seed: int = 0, n_players: int = 4) -> dic
     rng = _choice_rng(seed)
     e.reset(seed=seed)
 
-    def run() -> None:
-        done = 0
-        while done < steps:
-            if not e.agents:
-                e.reset()
-                continue
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].astype(bool))
-            e.step(int(legal[int(rng.integers(len(legal)))]))
-            done += 1
-
     profiler = cProfile.Profile()
-    profiler.runcall(run)
+    profiler.runcall(play_random_steps, e, rng, steps)
     stats = pstats.Stats(profiler)
     out = {name: 0.0 for name, *_ in PROFILE_PARTS}
     for (path, _, func), (_, _, _, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]

@@ -290,9 +290,8 @@ def aec_profile_parts(spec: GameBench, steps: int = 5_000, seed: int = 0, n_play
     import importlib
     import pstats
 
-    import numpy as np
 
-    from .env_cli import _choice_rng
+    from .env_cli import _choice_rng, play_random_steps
 
     if not spec.profile_parts:
         raise ValueError(f"--profile is not available for {spec.game}")
@@ -301,22 +300,8 @@ def aec_profile_parts(spec: GameBench, steps: int = 5_000, seed: int = 0, n_play
     rng = _choice_rng(seed)
     e.reset(seed=seed)
 
-    def run() -> None:
-        done = 0
-        while done < steps:
-            if not e.agents:
-                e.reset()
-                continue
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].astype(bool))
-            e.step(int(legal[int(rng.integers(len(legal)))]))
-            done += 1
-
     profiler = cProfile.Profile()
-    profiler.runcall(run)
+    profiler.runcall(play_random_steps, e, rng, steps)
     stats = pstats.Stats(profiler)
     env_file = f"{spec.env_name}.py"
     raw_step = module.raw_env.step.__code__.co_firstlineno  # not the wrapper's step, which holds it
