@@ -471,7 +471,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
         Targets: the AEC env at least 5x RLCard's Dou Dizhu and 3x texas_holdem_v4; SCOUT's batch API
         at least 200,000 steps/s; haggis_v0 at least 3x Dou Dizhu and seals_v0 at least 1.5x, at each
-        player count.
+        player count. The peers need the bench extra: pip install -e '.[bench]' (rows without it print
+        'missing').
         """
         import os
 

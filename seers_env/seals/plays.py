@@ -236,7 +236,8 @@ class SealsPlay(NamedTuple):
         names = self.set_names()
         if not names:
             return "declare nothing"
-        return f"declare {' + '.join(names)} ({self.marks()} Marks)"
+        marks = self.marks()
+        return f"declare {' + '.join(names)} ({marks} Mark{'' if marks == 1 else 's'})"
 
 
 #: Declining to declare (section 4 [ruling]).
