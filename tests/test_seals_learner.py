@@ -407,3 +407,16 @@ def test_seers_train_game_seals_end_to_end(tmp_path):
     assert (mc.game, mc.n_players, net.cfg.hidden, net.cfg.embed) == ("seals", 2, 16, 8)
     bad = CliRunner().invoke(app, ["train", "--game", "seals", "--no-artifacts"])
     assert bad.exit_code != 0 and "Seals has no artifacts" in " ".join(bad.output.split())
+
+
+def test_best_marks_is_the_best_listed_declaration():
+    """``best_marks`` (a closed form on the features' hot path) equals the most Marks of every declaration
+    ``moves.count_declarations`` lists, on random symbol counts (several runs and fours beside them)."""
+    from seers_env.seals.features import best_marks
+    from seers_env.seals.moves import count_declarations, mask_marks
+
+    rng = np.random.default_rng(4)
+    for high in (2, 3, 6):
+        for _ in range(500):
+            counts = [int(x) for x in rng.integers(0, high, 11)]
+            assert best_marks(counts) == max(mask_marks(v) for v in count_declarations(counts)), counts

@@ -65,9 +65,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import N_CARDS, N_COLOURS, N_NUMBERS, N_SET_KINDS, N_SYMBOLS, SET_MARKS
+from .cards import COIN, N_CARDS, N_COLOURS, N_NUMBERS, N_SET_KINDS, N_SYMBOLS, RUN, SET_MARKS
 from .game import PHASE_DECLARE
-from .moves import count_declarations, mask_marks
+from .moves import mask_marks
 from .plays import DECLARE, TAKE_COLOUR
 from .rulings import FOUR_OF_A_KIND_SIZE, MARKS_TO_WIN, MAX_PLAYERS, MIN_PLAYERS
 
@@ -132,8 +132,14 @@ def hand_value(counts, free, closeness: float = CLOSENESS) -> float:
 
 def best_marks(counts) -> int:
     """Marks of the best declaration the symbol ``counts`` allow (0 without a set; several disjoint runs
-    counted, sections 3.3 and 4)."""
-    return max(mask_marks(v) for v in count_declarations(counts))
+    counted, sections 3.3 and 4): the best over ``r`` runs, ``r`` in ``0..`` the fewest cards of a number,
+    of ``4 r`` plus every four-of-a-kind still disjoint from them (a number's four beside ``r`` runs needs
+    ``4 + r`` of its cards), without listing the declarations (as the compiled
+    :func:`seers_env.seals.kernel.max_marks_counts`; the same as the best of
+    :func:`seers_env.seals.moves.count_declarations`)."""
+    coins = SET_MARKS[COIN] if counts[COIN] >= _FOUR else 0
+    return max(coins + SET_MARKS[RUN] * r + sum(SET_MARKS[k] for k in range(N_NUMBERS) if counts[k] >= _FOUR + r)
+               for r in range(min(counts[k] for k in range(N_NUMBERS)) + 1))
 
 
 def _symbols(cards) -> list[int]:
