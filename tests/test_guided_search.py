@@ -305,6 +305,15 @@ def test_spec_worlds_option_plays_with_a_weighted_pool(search_spec):
     ("learned+search:5:leaf=deep", "bad leaf 'deep'"),
     ("learned+search:5:leaf=", "bad leaf ''"),
     ("learned+search:5:leaf=mixed:leaf=value", "repeated option 'leaf=value'"),
+    ("learned+search:5:c_puct=-1", "bad c_puct '-1'"),
+    ("learned+search:5:c_puct=", "bad c_puct ''"),
+    ("learned+search:5:c_puct=nan", "bad c_puct 'nan'"),
+    ("learned+search:5:c_puct=1e3", "bad c_puct '1e3'"),
+    ("learned+search:5:c_puct=100.5", "bad c_puct '100.5'"),
+    ("learned+search:5:c_puct=1:c_puct=2", "repeated option 'c_puct=2'"),
+    ("learned+search:5:temperature=0", "bad temperature '0'"),
+    ("learned+search:5:temperature=0.0", "bad temperature '0.0'"),
+    ("learned+search:5:temperature=inf", "bad temperature 'inf'"),
 ])
 def test_bad_spec_strings_are_clear_errors(search_spec, spec, message):
     with pytest.raises(ValueError, match=message) as err:
@@ -458,6 +467,19 @@ def test_mixed_leaf_at_weight_0_plays_no_rollout_and_at_1_asks_no_value():
     _CountingValues.asked = 0
     assert search(leaf="mixed", leaf_mix=1.0) == search(leaf="rollout")
     assert _CountingValues.asked == 0
+
+
+def test_spec_tuning_options_set_c_puct_and_the_prior_temperature(search_spec):
+    default = make_agent("learned+search:5", seed=1)
+    assert (default.c_puct, default.temperature) == (1.5, 3.0)
+    tuned = make_agent("learned+search:5:C_PUCT = 0.75:temperature=1.5:leaf=mixed", seed=1)
+    assert (tuned.c_puct, tuned.temperature, tuned.leaf) == (0.75, 1.5, "mixed")
+    assert make_agent("learned+search:5:c_puct=0", seed=1).c_puct == 0.0
+    assert make_agent("learned+search:5:temperature=.5", game="scout", seed=1).temperature == 0.5
+    g = _positions(4, seed=33, count=1)[0]
+    view = SeatView(g, g.current)
+    tuned.act(view)
+    assert tuned.guide.temperature == 1.5  # the guide's priors use the spec's temperature
 
 
 def test_spec_leaf_option_sets_the_leaf_evaluation_in_every_game(search_spec):

@@ -7,6 +7,7 @@ Each factory is ``factory(arg, seed=..., game=...) -> Agent``; ``arg`` is the te
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -95,7 +96,28 @@ def _spec_worlds(spec: str, option: str) -> int:
 
 
 #: The options of the ``learned+search`` spec after its budget.
-_SEARCH_OPTIONS = ("worlds", "opponents", "leaf")
+_SEARCH_OPTIONS = ("worlds", "opponents", "leaf", "c_puct", "temperature")
+
+#: The largest ``c_puct=`` and ``temperature=`` a spec takes (beyond it the priors no longer steer the tree).
+MAX_SPEC_TUNING = 100.0
+
+
+def _spec_number(spec: str, option: str, low_open: bool) -> float:
+    """The number of a spec's ``c_puct=<x>`` (``low_open`` False: 0 allowed) or ``temperature=<t>`` (> 0)
+    option.
+
+    Raises:
+        ValueError: not a decimal number in [0, :data:`MAX_SPEC_TUNING`] (``c_puct``) or
+            (0, :data:`MAX_SPEC_TUNING`] (``temperature``).
+    """
+    name, _, text = option.partition("=")
+    name, text = name.strip().lower(), text.strip()
+    value = float(text) if re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}", text) else math.nan
+    if not (0 < value if low_open else 0 <= value) or not value <= MAX_SPEC_TUNING:
+        bound = "> 0" if low_open else ">= 0"
+        raise ValueError(f"bad {name} {text!r} in agent spec {spec!r}: a decimal number {bound} and at most "
+                         f"{MAX_SPEC_TUNING:g}, e.g. learned+search:150:c_puct=1.5:temperature=3")
+    return value
 
 
 def _spec_leaf(spec: str, option: str) -> str:
@@ -140,12 +162,14 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     player (``opponents=network``, the default: as the network; :class:`train.guided_search.NetworkGuide`).
     ``leaf=mixed`` values each new leaf by the mean of the value head and a greedy rollout to the round's
     end (``leaf=value``, the default: the value head alone; ``leaf=rollout``: the rollout alone).
+    ``c_puct=<x>`` (default 1.5) is the PUCT exploration constant and ``temperature=<t>`` (default 3) the
+    priors' softmax temperature (:class:`train.guided_search.GuidedSearchAgent`).
     The options come in any order, each at most once; text after the budget that names an existing file
     is read as the model path, not as an option.
 
     Raises:
-        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, ``opponents``
-            or ``leaf``, ``opponents`` without ``worlds``, an unknown or repeated ``name=value`` option,
+        ValueError: no budget or a bad one (the message gives the forms), a bad ``worlds``, ``opponents``,
+            ``leaf``, ``c_puct`` or ``temperature``, ``opponents`` without ``worlds``, an unknown or repeated ``name=value`` option,
             no such file, a game the learner does not serve, or a model of another game.
     """
     budget, _, rest = (arg or "").partition(":")
@@ -164,14 +188,16 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
         if name not in _SEARCH_OPTIONS or name in seen:
             raise ValueError(f"{'repeated' if name in seen else 'unknown'} option {option!r} in agent spec "
                              f"{spec!r}: the options after the budget are worlds=<M>, "
-                             f"opponents=<{'|'.join(OPPONENT_MODELS)}> and leaf=<{'|'.join(LEAVES)}>, each at "
-                             f"most once, then optionally "
+                             f"opponents=<{'|'.join(OPPONENT_MODELS)}>, leaf=<{'|'.join(LEAVES)}>, "
+                             f"c_puct=<x> and temperature=<t>, each at most once, then optionally "
                              f"the model path, e.g. learned+search:150:worlds=64:opponents=mixture")
         seen.append(name)
         if name == "worlds":
             kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
         elif name == "leaf":
             kwargs["leaf"] = _spec_leaf(spec, option)
+        elif name in ("c_puct", "temperature"):
+            kwargs[name] = _spec_number(spec, option, low_open=name == "temperature")
         else:
             kwargs["opponents"] = _spec_opponents(spec, option)
     if kwargs.keys() & {"worlds", "opponents"} and game != "seers_catalog":
