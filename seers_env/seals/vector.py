@@ -42,9 +42,14 @@ declarations at stage 1); :meth:`SealsVectorEnv.step_plays` makes play ``indices
 same transition as :meth:`~SealsVectorEnv.step` with that play's action id (every Seals play is one action).
 
 **How it runs.** The slots are stepped one after another in Python on the rules engine
-(:class:`~seers_env.seals.game.SealsGame`: its legal plays, masks and transitions) and the AEC env's
-observation (:func:`seers_env.seals.observation.observe`), without PettingZoo's bookkeeping. No compiled
-code: its throughput is about the AEC env's per game (:func:`vector_rates`).
+(:class:`~seers_env.seals.game.SealsGame`: its legal action ids and transitions; each action is checked
+against the slot's legal ids, then made with ``SealsGame.apply_legal``), without PettingZoo's bookkeeping.
+The observations and masks are written straight into new batch arrays, with one NumPy scatter for the whole
+batch: :func:`seers_env.seals.observation.observe_into` (equal to the AEC env's ``observe``, bit for bit) and
+the masks from each slot's ``SealsGame.legal_actions()``; nothing is built per row and copied.
+No compiled code; :func:`vector_rates` measures it: ``step()`` runs 3.7x-4.0x the AEC env per game at 3
+players, one thread (``docs/seals_speed.md``: 37,739-40,379 rows/s against 9,493-10,854 steps/s of
+``seals_v0`` in ``seers bench env --game seals``).
 """
 
 from __future__ import annotations
@@ -89,7 +94,7 @@ def _play_of(code: int) -> SealsPlay:
 class _Slot:
     """One game of the batch: its generator, game and the action ids of its pending decision (ascending)."""
 
-    __slots__ = ("rng", "game", "actions")
+    __slots__ = ("actions", "game", "rng")
 
     def __init__(self, rng: np.random.Generator, game: SealsGame):
         self.rng = rng
