@@ -110,6 +110,7 @@ _NOTHING = SealsResult()
 #: The first action id of each play kind (:attr:`SealsPlay.action`: a play's id is this plus its value).
 _FIRST_ACTION = {TAKE_COLOUR: 0, TAKE_SYMBOL: N_COLOURS, DECLARE: N_TAKES}
 
+
 class SealsGame(DealtGame):
     """A whole game of Seals (module docstring); the generator, seed, logs and saved-game envelope are
     :class:`~seers_env.dealt_game.DealtGame`'s (Seals keeps no separate public history: every event is
