@@ -134,13 +134,11 @@ def aec_steps_per_s(spec: GameBench, seconds: float = 3.0, seed: int = 0, n_play
 
 def random_legal_rows(masks, rng):
     """One uniformly random legal action per row of ``masks`` (``(N, A)``, nonzero = legal, every row with
-    at least one), drawn with ``rng`` (a ``numpy.random.Generator``, one uniform per row): int64 ``(N,)``."""
-    import numpy as np
+    at least one), drawn with ``rng`` (a ``numpy.random.Generator``, one uniform per row): int64 ``(N,)``;
+    :func:`seers_env.python_vector.random_legal_rows`."""
+    from seers_env.python_vector import random_legal_rows as draw
 
-    rows, cols = np.nonzero(masks.astype(bool))  # row-major: each row's legal ids, in order
-    counts = np.bincount(rows, minlength=len(masks))
-    starts = np.cumsum(counts) - counts
-    return cols[starts + (rng.random(len(masks)) * counts).astype(np.int64)]
+    return draw(masks, rng)
 
 
 class BatchSteps:

@@ -40,9 +40,9 @@ from ..dealt_game import GAME_FORMAT_VERSION, ConfigDict, DealtGame, check_bool,
 from ..dealt_game import IllegalPlayError as AnyIllegalPlayError
 from ..dealt_game import GameOverError, placements  # noqa: F401 (names of this module; GameSpec.placement)
 from . import rulings
-from .cards import N_CARDS, N_SYMBOLS, card_name
+from .cards import N_CARDS, N_COLOURS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
-from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, SealsPlay
+from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, N_TAKES, TAKE_COLOUR, TAKE_SYMBOL, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
 
 PHASE_TAKE, PHASE_DECLARE, PHASE_OVER = "take", "declare", "over"
@@ -107,6 +107,9 @@ class SealsResult:
 
 
 _NOTHING = SealsResult()
+#: The first action id of each play kind (:attr:`SealsPlay.action`: a play's id is this plus its value).
+_FIRST_ACTION = {TAKE_COLOUR: 0, TAKE_SYMBOL: N_COLOURS, DECLARE: N_TAKES}
+
 
 class SealsGame(DealtGame):
     """A whole game of Seals (module docstring); the generator, seed, logs and saved-game envelope are
@@ -289,6 +292,16 @@ class SealsGame(DealtGame):
         """Every legal play of the seat to act, ascending action id; a new list (``[]`` once over)."""
         return list(self._legal_tuple())
 
+    def legal_actions(self) -> list[int]:
+        """The action id (:attr:`SealsPlay.action`) of every legal play, ascending, as :meth:`legal_plays`
+        lists them; a new list (``[]`` once over). A take's ids come straight from the row (section 3.2:
+        the colours ``0..4``, then ``5 +`` the symbols of its cards), without building the plays."""
+        if self.phase == PHASE_TAKE and self._legal is None and not self.game_over:
+            row = self._row
+            return sorted({c // N_SYMBOLS for c in row} | {N_COLOURS + c % N_SYMBOLS for c in row})
+        first = _FIRST_ACTION
+        return [first[kind] + value for kind, value in self._legal_tuple()]
+
     def legal_mask(self) -> np.ndarray:
         """int8 ``(N_ACTIONS,)``: 1 at the action id of every legal play."""
         m = np.zeros(N_ACTIONS, np.int8)
@@ -331,7 +344,17 @@ class SealsGame(DealtGame):
             IllegalPlayError: the play breaks a rule (named in the message); nothing changes.
         """
         self._check_play(play)
-        play = SealsPlay(int(play.kind), int(play.value))
+        return self._make(SealsPlay(int(play.kind), int(play.value)))
+
+    def apply_legal(self, play: SealsPlay) -> SealsResult:
+        """:meth:`apply` of a play taken from :meth:`legal_plays` (or of int fields whose action id is in
+        :meth:`legal_actions`), without checking it again: the batch API's path
+        (:mod:`seers_env.seals.vector`), which checks each action against the legal ids first. The same
+        result and the same game afterwards as :meth:`apply`; anything else is undefined (use :meth:`apply`)."""
+        return self._make(play)
+
+    def _make(self, play: SealsPlay) -> SealsResult:
+        """The transition of a legal ``play`` of int fields (rules sections 3 to 6)."""
         seat = self.current
         self.events.append({"event": "play", "round": self.round, "seat": seat, "play": play.to_list()})
         self._legal = None

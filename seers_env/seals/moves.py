@@ -85,8 +85,10 @@ def declaration_masks(hand) -> list[int]:
 
 
 def has_set(hand) -> bool:
-    """Whether ``hand`` holds at least one set (section 4)."""
-    return bool(available_kinds(symbol_counts(hand)))
+    """Whether ``hand`` holds at least one set (section 4): four cards of a symbol, or a run (a card of
+    every number), i.e. ``available_kinds`` of its counts is not empty."""
+    counts = symbol_counts(hand)
+    return max(counts) >= _FOUR or min(counts[:N_NUMBERS]) >= 1
 
 
 def declare_plays(hand) -> list[SealsPlay]:
