@@ -31,6 +31,7 @@ from seers_env import play_eval
 from seers_env.artifacts import HIGHEST_SINGLE, ROD
 from seers_env.cards import FIRST_ARTIFACT, N_VALUES, WILD
 from seers_env.features import fewest_melds, plays_needed  # noqa: F401  (fewest_melds re-exported)
+from seers_env.integers import is_real_number
 from seers_env.plays import Play
 from seers_env.scoring import BONUS_MAX_CARDS, bonus_points
 from seers_env.view import SeatView
@@ -92,8 +93,7 @@ class HeuristicAgent(Agent):
         if unknown:
             raise ValueError(f"unknown heuristic weights {unknown!r}; allowed keys: {list(WEIGHTS)}")
         bad = {k: v for k, v in weights.items()
-               if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))
-               or not np.isfinite(v)}
+               if not is_real_number(v) or not np.isfinite(v)}
         if bad:
             raise ValueError(f"heuristic weights {bad!r} are not allowed; each must be a finite number")
         super().__init__(seed)

@@ -42,15 +42,16 @@ Sturtevant, IJCAI 2009). ``worlds=0``, the default, samples a new, unweighted wo
 from __future__ import annotations
 
 import math
-import numbers
 import time
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from seers_env.games import game_of
+from seers_env.integers import is_real_number
 from seers_env.protocol import GameState, SeatView
 
 from . import games as game_agents
@@ -135,8 +136,9 @@ class ISMCTSAgent(Agent):
         leaf: with a guide, ``"value"`` (the guide's values at the new leaf), ``"rollout"`` or
             ``"mixed"``: ``(1 - leaf_mix) * value + leaf_mix * rollout`` (AlphaGo's mixed leaf evaluation,
             Silver et al., Nature 529, 2016).
-        leaf_mix: the rollout's weight with ``leaf="mixed"``, a real number in [0, 1] (``None``:
-            :data:`DEFAULT_LEAF_MIX`); at 0 no rollout is played, at 1 the guide's values are not asked.
+        leaf_mix: the rollout's weight with ``leaf="mixed"``, a real number in [0, 1] (an int, float, NumPy
+            number or ``fractions.Fraction``; ``None``: :data:`DEFAULT_LEAF_MIX`); at 0 no rollout is played,
+            at 1 the guide's values are not asked.
         c_puct: PUCT exploration constant (guided search).
         worlds: 0 (each iteration samples a new world, uniformly) or the size of a pool of sampled worlds,
             drawn once per decision and weighted by ``inference``; each iteration then searches a copy of
@@ -186,7 +188,7 @@ class ISMCTSAgent(Agent):
             if leaf != "mixed":
                 raise ValueError(f"leaf_mix={leaf_mix!r} weighs the rollout of leaf='mixed'; leaf={leaf!r} "
                                  f"takes none")
-            if isinstance(leaf_mix, bool) or not isinstance(leaf_mix, numbers.Real):
+            if not (is_real_number(leaf_mix) or isinstance(leaf_mix, Fraction)):
                 raise TypeError(f"leaf_mix={leaf_mix!r} must be a real number in [0, 1], not "
                                 f"{type(leaf_mix).__name__}")
             if not 0 <= leaf_mix <= 1:

@@ -31,6 +31,7 @@ from functools import cache
 
 import numpy as np
 
+from seers_env.integers import is_real_number
 from seers_env.scout.cards import CARD_NUMBERS, FACE_BOTTOM, FACE_VALUE
 from seers_env.scout.game import PHASE_ROTATE
 from seers_env.scout.moves import show_segments
@@ -214,8 +215,7 @@ class ScoutWeights:
             x = getattr(self, f.name)
             if f.name == "opponent" and x is None:
                 continue
-            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) \
-                    or not math.isfinite(x):
+            if not is_real_number(x) or not math.isfinite(x):
                 raise ValueError(f"ScoutWeights.{f.name}={x!r} is not allowed; each weight must be a finite "
                                  "number (opponent may also be None)")
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-import numpy as np
-
+from seers_env.integers import is_real_number
 from seers_env.seals.cards import N_NUMBERS, N_SYMBOLS, RUN, SET_MARKS, symbol_counts
 from seers_env.seals.game import PHASE_DECLARE
 from seers_env.seals.moves import best_declaration, has_set, mask_marks, take_plays, taken_cards
@@ -104,8 +103,7 @@ class SealsWeights:
         :class:`agents.scout.ScoutWeights` does."""
         for f in fields(self):
             x = getattr(self, f.name)
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
-                    or not math.isfinite(x):
+            if not is_real_number(x) or not math.isfinite(x):
                 raise ValueError(f"SealsWeights.{f.name}={x!r} is not allowed; each weight must be a finite number")
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from seers_env.integers import is_integer
 from seers_env.seals.cards import N_SYMBOLS
 from seers_env.seals.game import PHASE_DECLARE
 from seers_env.seals.kernel import heuristic_take, play_round, rollout_rewards, take_scores
@@ -86,8 +87,7 @@ class SealsRolloutAgent(Agent):
     def __init__(self, rollouts: int = 64, seed: int | None = None, weights: SealsWeights | None = None,
                  z: float = 1.5):
         super().__init__(seed)
-        if (isinstance(rollouts, bool) or not isinstance(rollouts, (int, np.integer))
-                or not 2 <= rollouts <= MAX_ROLLOUTS):
+        if not is_integer(rollouts) or not 2 <= rollouts <= MAX_ROLLOUTS:
             raise ValueError(f"rollouts={rollouts!r} is not allowed; use an integer in 2..{MAX_ROLLOUTS}")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z) or z < 0:
             raise ValueError(f"z={z!r} is not allowed; use a finite number >= 0")

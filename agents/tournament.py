@@ -39,6 +39,7 @@ import numpy as np
 
 from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.games import DEFAULT_GAME, game_spec
+from seers_env.integers import is_integer
 from seers_env.progress import ETA_UNKNOWN, EtaEstimate, ProgressLines, is_terminal
 from seers_env.seeding import check_seed
 
@@ -876,7 +877,7 @@ def t975(df: int) -> float:
     Exact table values for ``df <= 30``; above, the Cornish-Fisher expansion around the normal quantile
     (Abramowitz & Stegun 26.7.5; error below 1e-5 there). Raises ValueError for ``df < 1``.
     """
-    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
+    if not is_integer(df) or df < 1:
         raise ValueError(f"degrees of freedom df={df!r} must be an integer >= 1")
     if df <= len(_T975):
         return _T975[df - 1]

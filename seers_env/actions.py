@@ -44,6 +44,7 @@ from .engine.cards import MAX_VALUE, MIN_VALUE, N_SUITED, N_SUITS, N_VALUES, SUI
 from .engine.jit import njit
 from .engine.moves import PlayList
 from .engine.plays import Play, PlayKind
+from .integers import is_integer
 
 MAX_PLAYERS = 5
 MAX_WILDS = 5
@@ -361,7 +362,7 @@ def decode(action: int) -> tuple[int, str, dict]:
     Raises:
         TypeError: not an integer. ValueError: outside ``0..N_ACTIONS-1``.
     """
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise TypeError(f"action must be an integer, got {type(action).__name__}: {action!r}")
     a = int(action)
     if not 0 <= a < N_ACTIONS:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .integers import is_integer
 from .jsonio import MAX_EVENT_DEPTH, too_deep
 from .seeding import rng_from_state
 
@@ -71,7 +72,7 @@ def check_int(name: str, value: Any, lo: int, hi: int | None = None) -> int:
         TypeError: not an integer. ValueError: out of range. Messages name ``name`` and the allowed values.
     """
     allowed = f"an integer in {lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"{name}={value!r} ({type(value).__name__}) is not allowed; use {allowed}")
     if value < lo or (hi is not None and value > hi):
         raise ValueError(f"{name}={value!r} is not allowed; use {allowed}")

@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .integers import is_integer
+
 
 def game_attribute(name: str, doc: str | None = None) -> property:
     """A read-only view property that returns the game's attribute ``name`` on access (so the view stays
@@ -50,7 +52,7 @@ class DealtSeatView:
     @staticmethod
     def _check_seat(seat: Any, n_players: int) -> int:
         """``seat`` as an int (TypeError: not an int; ValueError: outside ``0..n_players-1``)."""
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        if not is_integer(seat):
             raise TypeError(f"seat={seat!r} must be an int seat index")
         if not 0 <= seat < n_players:
             raise ValueError(f"seat {seat!r} is not one of 0..{n_players - 1}")

@@ -59,6 +59,7 @@ from . import play_eval
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, GO_FIRST, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from .cards import FIRST_ARTIFACT, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, WILD, WILDS_PER_PLAYER
 from .game import Game
+from .integers import is_integer
 from .observation import MAX_SEATS, OBS_DIM, observe
 from .plays import Play
 from .rulings import HIGHEST_SINGLE_RANK
@@ -144,7 +145,7 @@ def fewest_melds_mask(mask: int) -> int:
         MaskTypeError: ``mask`` is not an integer (a ``TypeError`` and ``ValueError`` subclass).
         ValueError: ``mask`` is outside ``0 .. 2**60 - 1``.
     """
-    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
+    if not is_integer(mask):
         raise MaskTypeError(f"mask {mask!r} ({type(mask).__name__}) is not a value-major mask of suited "
                             "cards; use an int in 0..2**60-1")
     m = int(mask)

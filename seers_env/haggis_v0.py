@@ -108,6 +108,7 @@ from .haggis.game import HaggisConfig, HaggisGame
 from .haggis.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
 from .haggis.render import render_text
 from .haggis.view import HaggisSeatView
+from .integers import is_integer
 
 #: The :class:`~seers_env.haggis.game.HaggisConfig` fields the environment takes besides ``n_players``.
 CONFIG_FIELDS = tuple(f.name for f in fields(HaggisConfig) if f.name != "n_players")
@@ -165,7 +166,7 @@ class raw_env(ClassicAEC):
             TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a HaggisGame.
         """
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            if not is_integer(seed) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         game = self._reset_option_game(options)  # checked before any change
         if seed is not None:

@@ -41,6 +41,7 @@ from .engine.cards import FIRST_ARTIFACT, N_SUITED, N_SUITS, N_VALUES, WILD
 from .engine.jit import njit
 from .engine.rulings import HIGHEST_SINGLE_RANK
 from .engine.scoring import BONUS_MAX_CARDS
+from .integers import is_real_number
 
 N_KINDS = len(ARTIFACT_KINDS)
 #: Columns of a play table (int64): the play's kind, meld type, size, rank (half steps), wilds spent,
@@ -104,8 +105,7 @@ def heuristic_weight_array(weights: Mapping | None = None) -> tuple[np.ndarray, 
     missing = [k for k in names if k not in w]
     if missing:
         raise KeyError(f"heuristic weights lack {missing}; give all of {list(HEURISTIC_DEFAULTS)}")
-    bad = {k: w[k] for k in names if isinstance(w[k], bool)
-           or not isinstance(w[k], (int, float, np.integer, np.floating)) or not np.isfinite(w[k])}
+    bad = {k: w[k] for k in names if not is_real_number(w[k]) or not np.isfinite(w[k])}
     if bad:
         raise ValueError(f"heuristic weights {bad!r} are not allowed; each must be a finite number")
     # a seat "is about to go out" when its size <= danger_cards: the same test with the floor of it (kept

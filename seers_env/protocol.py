@@ -17,6 +17,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from .integers import is_integer
+
 PlayT = TypeVar("PlayT", bound=Hashable)
 
 
@@ -114,7 +116,7 @@ def check_seat(seat: Any, n_players: int) -> int:
         TypeError: ``seat`` is not an integer (``bool`` included).
         ValueError: out of range.
     """
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+    if not is_integer(seat):
         raise TypeError(f"seat must be an integer 0..{n_players - 1}, got {type(seat).__name__}: {seat!r}")
     if not 0 <= seat < n_players:
         raise ValueError(f"seat {seat!r} is not one of 0..{n_players - 1}")

@@ -103,6 +103,7 @@ from .aec_base import AS_THEY_ARE as _AS_THEY_ARE
 from .aec_base import ILLEGAL_ACTION_MODES, RENDER_MODES, REWARD_MODES  # noqa: F401 (public names)
 from .aec_base import ClassicAEC, IllegalActionError, ResetNeededAttributeError  # noqa: F401 (public names)
 from .aec_base import OrderEnforcingWrapper as _OrderEnforcingWrapper
+from .integers import is_integer
 from .scout.actions import (
     H, N_ACTIONS, PendingScout, ScoutDecision, check_action, decode_action, describe_action, scout_show_action,
 )
@@ -267,7 +268,7 @@ class raw_env(ClassicAEC):
                 dict, or its ``game`` is neither a dict nor a ScoutGame. Nothing changes on an error.
         """
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            if not is_integer(seed) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")

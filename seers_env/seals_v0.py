@@ -86,6 +86,7 @@ from .aec_base import ILLEGAL_ACTION_MODES, RENDER_MODES, REWARD_MODES  # noqa: 
 from .aec_base import ClassicAEC, IllegalActionError  # noqa: F401 (IllegalActionError: a public name)
 from .aec_base import OrderEnforcingWrapper as _OrderEnforcingWrapper
 from .aec_base import read_only as _read_only
+from .integers import is_integer
 from .seals.actions import N_ACTIONS, check_action, describe_action
 from .seals.game import PHASE_TAKE, SealsConfig, SealsGame
 from .seals.observation import OBS_BOUND, OBS_DIM, STATE_DIM, observe, state
@@ -135,8 +136,7 @@ class raw_env(ClassicAEC):
             TypeError: ``options`` is not a dict, or its ``game`` is neither a dict nor a SealsGame.
             Nothing changes on an error.
         """
-        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
-                                 or seed < 0):
+        if seed is not None and (not is_integer(seed) or seed < 0):
             raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         game = self._reset_option_game(options)  # checked before any change
         if seed is not None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .integers import is_integer
+
 
 def check_seed(seed, name: str = "seed") -> int:
     """``seed`` as an ``int`` when it is a non-negative integer (NumPy integers included, bools not).
@@ -22,7 +24,7 @@ def check_seed(seed, name: str = "seed") -> int:
     Raises:
         ValueError: anything else; the message names ``name``, the value and what is allowed.
     """
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not is_integer(seed) or seed < 0:
         raise ValueError(f"{name}={seed!r} is not allowed; use an integer >= 0")
     return int(seed)
 

@@ -95,6 +95,7 @@ from .engine.kernel import (
 )
 from .engine.moves import PlayList
 from .game import Game, GameConfig
+from .integers import is_integer
 from .observation import MAX_SEATS, OBS_DIM, STATE_DIM
 from .render import render_text
 from .scoring import placements, winners
@@ -147,7 +148,7 @@ def check_action(action: Any) -> int:
     """
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got "
                         f"{type(action).__name__}: {action!r}")
     a = int(action)
@@ -348,7 +349,7 @@ class raw_env(AECEnv):
                 not a dict, or its ``game`` is neither a dict nor a Game. Nothing changes on an error.
         """
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            if not is_integer(seed) or seed < 0:
                 raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}: {options!r}")

@@ -77,6 +77,7 @@ from .actions import N_ACTIONS
 from .engine.artifacts import DEFAULT_ARTIFACT_DECK
 from .engine.game import Game, GameConfig
 from .engine.kernel import N_CARD_IDS, S_CURRENT, S_OVER, S_PENDING_READY, KernelGames
+from .integers import is_integer, is_integer_dtype
 from .observation import OBS_DIM
 from .seers_catalog_v0 import OBS_BOUND, REWARD_MODES, reset_needed
 
@@ -134,7 +135,7 @@ def kernel_play_features(games: KernelGames, slots, heuristic_prior: bool = True
         KeyError: ``heuristic_weights`` lacks a weight; ValueError: one is not a finite number.
     """
     s = np.asarray(slots)
-    if s.ndim != 1 or (s.size and s.dtype.kind not in "iu"):
+    if s.ndim != 1 or (s.size and not is_integer_dtype(s.dtype)):
         raise ValueError(f"slots must be a 1-D array of integers, got {s.dtype} {s.shape}")
     bad = np.flatnonzero((s < 0) | (s >= games.num_games))  # before the cast: a uint64 slot keeps its value
     if bad.size:
@@ -193,7 +194,7 @@ class SeersVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, n_players: int = 4, n_rounds: int = 4,
                  artifact_deck: Sequence[str] | None = DEFAULT_ARTIFACT_DECK, reward_mode: str = "score",
                  parallel: bool = False):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not is_integer(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {REWARD_MODES}")

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium.error import ResetNeeded
 
 from . import seeding
+from .integers import is_integer, is_integer_dtype
 
 
 def slot_seed(seed: int, i: int) -> int:
@@ -60,7 +61,7 @@ def env_args(num_envs: Any, reward_mode: Any, config: Mapping[str, Any], reward_
         ValueError: ``num_envs`` not an integer >= 1, or ``reward_mode`` not one of ``reward_modes``.
         TypeError: a ``config`` key outside ``config_fields`` (named, with the allowed ones).
     """
-    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+    if not is_integer(num_envs) or num_envs < 1:
         raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
     if not isinstance(reward_mode, str) or reward_mode not in reward_modes:
         raise ValueError(f"reward_mode={reward_mode!r} is not allowed; choose one of {tuple(reward_modes)}")
@@ -82,8 +83,8 @@ def slot_seed_list(seed: Any, num_envs: int) -> list[int | None]:
     if seed is None:
         return [None] * num_envs
     if isinstance(seed, np.ndarray) and seed.ndim == 0:
-        seed = seed.item()
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        seed = seed[()]  # a NumPy scalar: .item() would turn a timedelta64 into an int
+    if is_integer(seed):
         return seeding.spawn_seeds(seeding.check_seed(seed), num_envs)
     if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
         raise ValueError(f"seed={seed!r} is not allowed; use an integer >= 0, a list of {num_envs} "
@@ -124,7 +125,7 @@ def positions(options: Any, num_envs: int, game_class: type, config: Any) -> lis
         raise TypeError(f"options['games'] must be a dict {{slot: {name}.to_dict()}} or a list of "
                         f"{num_envs} positions (None to deal), got {type(games).__name__}")
     for slot, position in items:
-        if isinstance(slot, (bool, np.bool_)) or not isinstance(slot, (int, np.integer)):
+        if not is_integer(slot):
             raise TypeError(f"options['games'] slot {slot!r} is not an integer; use 0 .. {num_envs - 1}")
         if not 0 <= slot < num_envs:
             raise ValueError(f"options['games'] slot {slot} is out of range; allowed: 0 .. {num_envs - 1}")
@@ -157,11 +158,11 @@ def int_rows(values: Any, num_envs: int, what: str) -> np.ndarray:
     a = np.asarray(values)
     if a.shape != (num_envs,):
         raise ValueError(f"{what} must be integers of shape ({num_envs},), got {a.dtype} {a.shape}")
-    if not isinstance(values, np.ndarray) and a.dtype.kind in "iu":
+    if not isinstance(values, np.ndarray) and is_integer_dtype(a.dtype):
         for i, v in enumerate(values):
             if isinstance(v, (bool, np.bool_)) or (isinstance(v, np.ndarray) and v.dtype.kind == "b"):
                 raise TypeError(f"{what} must be integers; row {i} holds the bool {v!r}")
-    if a.dtype.kind not in "iu":  # numpy counts timedelta64 as an integer type
+    if not is_integer_dtype(a.dtype):
         items = a.astype(object) if a.dtype.kind == "O" else np.asarray(values, dtype=object)
         if a.dtype.kind in "fO" and all(type(v) is int for v in items):
             big = [v for v in items if not -2**63 <= v < 2**63]

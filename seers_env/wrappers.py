@@ -15,6 +15,7 @@ from gymnasium import spaces
 
 from .artifacts import DEFAULT_ARTIFACT_DECK
 from .games import DEFAULT_GAME, game_spec
+from .integers import is_integer
 from .seers_catalog_v0 import ResetNeeded, game_from_option, reset_needed
 from .plays import Play
 from .view import SeatView
@@ -187,7 +188,7 @@ class SingleAgentEnv(gym.Env):
                  render_mode: str | None = None, **config: Any):
         spec = game_spec(game)
         if n_players is not None:
-            if isinstance(n_players, np.integer):  # a numpy integer seat count, as the AEC environments take
+            if is_integer(n_players):  # a numpy integer seat count, as the AEC environments take
                 n_players = int(n_players)
             n_players = spec.check_players(n_players)
             config["n_players"] = n_players
@@ -199,7 +200,7 @@ class SingleAgentEnv(gym.Env):
                                   render_mode=None if render_mode is None else "ansi", **config)
         n = self.aec.config.n_players
         if learner_seat != "random":
-            if isinstance(learner_seat, (bool, np.bool_)) or not isinstance(learner_seat, (int, np.integer)):
+            if not is_integer(learner_seat):
                 raise TypeError(f"learner_seat must be an integer 0..{n - 1} or 'random', got "
                                 f"{type(learner_seat).__name__}: {learner_seat!r}")
             if not 0 <= learner_seat < n:

@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from seers_env.integers import is_integer
+
 #: Teachers :func:`collect_demonstrations` accepts (agent specs of ``agents.make_agent``).
 TEACHERS = ("heuristic", "greedy", "random")
 
@@ -102,9 +104,9 @@ def collect_demonstrations(n_players: int, n_samples: int, seed: int, artifacts:
         raise ValueError(f"teacher={teacher!r} is not allowed; choose one of {', '.join(TEACHERS)}")
     if n_players not in (2, 3, 4, 5):
         raise ValueError(f"n_players={n_players!r} is not allowed; choose one of 2, 3, 4, 5")
-    if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+    if not is_integer(n_samples) or n_samples < 1:
         raise ValueError(f"n_samples={n_samples!r} must be an integer >= 1")
-    if not isinstance(n_rounds, (int, np.integer)) or n_rounds < 1:
+    if not is_integer(n_rounds) or n_rounds < 1:
         raise ValueError(f"n_rounds={n_rounds!r} must be an integer >= 1")
     deck = tuple(DEFAULT_ARTIFACT_DECK) if artifacts else ()
     t0 = time.perf_counter()
@@ -209,7 +211,7 @@ def pretrain(model, demos: Demonstrations, epochs: int = 4, batch_size: int = 25
     import torch as th
 
     for key, value in (("epochs", epochs), ("batch_size", batch_size)):
-        if not isinstance(value, (int, np.integer)) or value < 1:
+        if not is_integer(value) or value < 1:
             raise ValueError(f"{key}={value!r} must be an integer >= 1")
     if not learning_rate > 0 or not vf_coef >= 0:
         raise ValueError(f"learning_rate={learning_rate!r} must be > 0 and vf_coef={vf_coef!r} >= 0")

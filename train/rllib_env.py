@@ -82,6 +82,7 @@ from seers_env.engine.kernel import MAX_SEATS, OUT_ROUND, S_CURRENT, S_OUTCOME, 
 from seers_env.engine.moves import plays_of_keys
 from seers_env.features import PLAY_DIM, STATE_DIM, encode_plays, encode_state
 from seers_env.game import Game, GameConfig
+from seers_env.integers import is_integer
 from seers_env.plays import PlayKind
 from seers_env.seeding import check_seed
 from seers_env.seers_catalog_v0 import ResetNeeded, reset_needed
@@ -293,7 +294,7 @@ class SeersMultiAgentEnv(MultiAgentEnv):
         raw = action_dict[aid]
         if isinstance(raw, np.ndarray) and raw.ndim == 0:
             raw = raw[()]
-        if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
+        if not is_integer(raw):
             raise TypeError(f"action {raw!r} of {aid!r} is not an integer row index (allowed rows 0.."
                             f"{len(self._offered) - 1})")
         a = int(raw)

@@ -48,6 +48,7 @@ from seers_env.artifacts import DEFAULT_ARTIFACT_DECK
 from seers_env.engine.kernel import MAX_SEATS, OUT_GAME_OVER, OUT_ROUND, S_OUTCOME, KernelGames
 from seers_env.features import encode_state
 from seers_env.game import Game, GameConfig
+from seers_env.integers import is_integer
 from seers_env.vector import kernel_play_features
 from seers_env.view import SeatView
 
@@ -209,7 +210,7 @@ class SelfPlayConfig:
         for name in ("decisions", "games_in_flight", "actors", "epochs", "minibatch", "imitation_samples",
                      "imitation_epochs", "hidden", "embed", "threads"):
             value = getattr(self, name)
-            if isinstance(value, np.integer):  # numpy integers count as integers (np.bool_ is not one)
+            if is_integer(value):  # numpy integers count as integers
                 setattr(self, name, int(value))
 
         def number(x) -> bool:
@@ -233,7 +234,7 @@ class SelfPlayConfig:
         for name, high, why in SIZE_LIMITS:  # checked now: past them the run fails after writing its folder
             if getattr(self, name) > high:
                 raise bad(name, f"at most {high:,} ({why})")
-        if isinstance(self.seed, np.integer):
+        if is_integer(self.seed):
             self.seed = int(self.seed)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise bad("seed", "an integer >= 0")

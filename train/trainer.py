@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-
+from seers_env.integers import is_integer
 from seers_env.jsonio import null_non_finite, read_json_file, write_json
 from seers_env.seeding import check_seed, child_seed
 
@@ -140,7 +139,7 @@ class TrainConfig:
                     "snapshot_every", "snapshot_window", "checkpoint_every", "keep_checkpoints", "workers",
                     "torch_threads", "final_eval_games"):
             value = getattr(self, key)
-            if not isinstance(value, (int, np.integer)) or value < 1:
+            if not is_integer(value) or value < 1:
                 raise ValueError(f"{key}={value!r} must be an integer >= 1")
         for key in ("eval_every", "eval_games", "imitation_samples"):
             if getattr(self, key) < 0:
@@ -160,7 +159,7 @@ class TrainConfig:
         if self.learning_rate <= 0 or self.reward_scale <= 0:
             raise ValueError(f"learning_rate={self.learning_rate!r} and reward_scale={self.reward_scale!r} "
                              f"must be > 0")
-        if not isinstance(self.imitation_epochs, (int, np.integer)) or self.imitation_epochs < 1:
+        if not is_integer(self.imitation_epochs) or self.imitation_epochs < 1:
             raise ValueError(f"imitation_epochs={self.imitation_epochs!r} must be an integer >= 1")
         if not self.imitation_learning_rate > 0 or self.ent_coef < 0:
             raise ValueError(f"imitation_learning_rate={self.imitation_learning_rate!r} must be > 0 and "

@@ -16,7 +16,6 @@ dealt automatically: the play that ends a round scores it and deals the next one
 from __future__ import annotations
 
 import copy
-import numbers
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..integers import is_integer
 from . import rulings
 from .artifacts import ARTIFACT_KINDS, DEFAULT_ARTIFACT_DECK, GIFT, GO_FIRST, HIGHEST_SINGLE, ROD, kind_index
 from .cards import (
@@ -91,11 +91,9 @@ class GameConfig:
     artifact_deck: tuple[str, ...] = field(default=DEFAULT_ARTIFACT_DECK)
 
     def __post_init__(self) -> None:
-        if isinstance(self.n_players, bool) or not isinstance(self.n_players, (int, np.integer)) \
-                or self.n_players not in SETUP_BY_PLAYERS:
+        if not is_integer(self.n_players) or self.n_players not in SETUP_BY_PLAYERS:
             raise ValueError(f"n_players={self.n_players!r} is not allowed; choose one of 2, 3, 4, 5")
-        if isinstance(self.n_rounds, bool) or not isinstance(self.n_rounds, (int, np.integer)) \
-                or self.n_rounds < 1:
+        if not is_integer(self.n_rounds) or self.n_rounds < 1:
             raise ValueError(f"n_rounds={self.n_rounds!r} is not allowed; use an integer >= 1")
         if self.artifact_deck is None:
             object.__setattr__(self, "artifact_deck", ())
@@ -158,7 +156,7 @@ class GameConfig:
         if missing:
             raise ValueError(f"game config {d!r} lacks the fields {missing}")
         for name, allowed in (("n_players", "2, 3, 4 or 5"), ("n_rounds", "an integer >= 1")):
-            if not _is_int(d[name]):
+            if not is_integer(d[name]):
                 raise TypeError(f"config field {name}={d[name]!r} must be an integer ({allowed}), got "
                                 f"{type(d[name]).__name__}")
         deck = d["artifact_deck"]
@@ -166,11 +164,6 @@ class GameConfig:
             raise TypeError(f"config field artifact_deck={deck!r} must be a list of artifact kind keys "
                             f"({', '.join(a.key for a in ARTIFACT_KINDS)}), or [] for none")
         return cls(int(d["n_players"]), int(d["n_rounds"]), tuple(deck))
-
-
-def _is_int(x: Any) -> bool:
-    """An integer (a NumPy one included), not a bool."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 #: NumPy bit generators whose saved state a game may carry.
@@ -206,7 +199,7 @@ class _SavedState:
 
     def integer(self, name: str, lo: int, hi: int) -> int:
         v = self.d[name]
-        if not _is_int(v):
+        if not is_integer(v):
             raise TypeError(f"saved game field {name}={v!r} must be an integer in {lo}..{hi}")
         if not lo <= v <= hi:
             raise ValueError(f"saved game field {name}={v!r} is out of range; allowed: {lo}..{hi}")
@@ -223,7 +216,7 @@ class _SavedState:
         if length is not None and len(value) != length:
             raise ValueError(f"saved game field {name} has {len(value)} entries; {length} needed")
         for x in value:
-            if not _is_int(x):
+            if not is_integer(x):
                 raise TypeError(f"saved game field {name} holds {x!r}; allowed: integers in {lo}..{hi}")
             if not lo <= x <= hi:
                 raise ValueError(f"saved game field {name} holds {x!r}, out of range; allowed: {lo}..{hi}")
@@ -419,8 +412,7 @@ class Game:
         if config is not None and not isinstance(config, GameConfig):
             raise TypeError(f"config must be a GameConfig (e.g. GameConfig(n_players=4)), got "
                             f"{type(config).__name__}: {config!r}")
-        if rng is None and seed is not None and (
-                isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if rng is None and seed is not None and (not is_integer(seed) or seed < 0):
             raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         self.config = config if config is not None else GameConfig()
         self.rng = rng if rng is not None else np.random.default_rng(seed)
@@ -698,7 +690,7 @@ class Game:
             if c in hand:
                 hand.remove(c)
             else:
-                known_id = isinstance(c, (int, np.integer)) and 0 <= c < 61 + len(ARTIFACT_KINDS)
+                known_id = is_integer(c) and 0 <= c < 61 + len(ARTIFACT_KINDS)
                 name = card_name(c) if known_id else f"card id {c!r} (not a card: ids are 0..{60 + len(ARTIFACT_KINDS)})"
                 return f"player_{seat} does not hold {name} (rules section 3: play cards from your hand)"
         leading = self.top is None
@@ -875,7 +867,7 @@ class Game:
         missing = [k for k in ("config", "initial_rng_state", "events") if k not in log]
         if missing:
             raise ValueError(f"game log lacks fields {missing}")
-        if upto is not None and (not _is_int(upto) or upto < 0):
+        if upto is not None and (not is_integer(upto) or upto < 0):
             raise ValueError(f"upto={upto!r} is not allowed; use an integer >= 0 or None")
         config = GameConfig.from_dict(log["config"])
         game = cls(config, rng=generator_from_state(log["initial_rng_state"], "initial_rng_state"))

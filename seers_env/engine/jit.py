@@ -104,6 +104,7 @@ COMPILED_SOURCES: tuple[str, ...] = (
     "haggis/plays.py",
     "haggis/rulings.py",
     "haggis/view.py",
+    "integers.py",
     "jsonio.py",
     "observation.py",
     "play_eval.py",

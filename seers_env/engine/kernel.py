@@ -42,6 +42,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..integers import is_integer
 from . import core
 from .artifacts import GIFT, ROD
 from .cards import ARTIFACTS_PER_PLAYER, FIRST_ARTIFACT, MIN_VALUE, N_SUITED, N_VALUES, SETUP_BY_PLAYERS, \
@@ -464,7 +465,7 @@ class KernelGames:
     """
 
     def __init__(self, num_games: int, config: GameConfig | None = None):
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        if not is_integer(num_games) or num_games < 1:
             raise ValueError(f"num_games={num_games!r} is not allowed; use an integer >= 1")
         self.config = config if config is not None else GameConfig()
         n = self.num_games = int(num_games)
@@ -684,7 +685,7 @@ class KernelGames:
 def _index(i, n: int, what: str) -> int:
     """``i`` as an int in ``0 .. n - 1``: ``TypeError`` for a non-integer (bool included), ``IndexError``
     (naming ``what``, the value and the range) outside it."""
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+    if not is_integer(i):
         raise TypeError(f"{what} index {i!r} is not an integer; use an int in 0 .. {n - 1}")
     if not 0 <= i < n:
         raise IndexError(f"{what} index {i} is out of range; allowed: 0 .. {n - 1}")

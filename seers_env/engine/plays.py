@@ -9,9 +9,9 @@ artifact was used) for display and logs; they never decide legality.
 from __future__ import annotations
 
 import enum
-import numbers
 from typing import Any, NamedTuple
 
+from ..integers import is_integer
 from .artifacts import ARTIFACT_KINDS, CAULDRON, GIFT, HALF_STEP, HIGHEST_SINGLE, ROD, SUIT_CHANGER
 from .cards import FIRST_ARTIFACT, SUIT_NAMES, WILD, card_name, suit_of, value_of
 from .rulings import HIGHEST_SINGLE_RANK
@@ -36,11 +36,6 @@ MELD_TYPE_NAMES = {MeldType.SINGLE: "Single", MeldType.SET: "Matching Set", Meld
 
 #: Bound of a saved play's integers and list lengths (:meth:`Play.from_dict`); real plays stay far below.
 FIELD_LIMIT = 1000
-
-
-def _is_int(x: Any) -> bool:
-    """An integer (a NumPy one included), not a bool."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 class Play(NamedTuple):
@@ -130,13 +125,13 @@ class Play(NamedTuple):
                 if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
                     raise TypeError(f"Play field {name}={value!r} must be a list of integers")
                 value = tuple(value)
-                if any(not _is_int(x) for x in value):
+                if any(not is_integer(x) for x in value):
                     raise TypeError(f"Play field {name}={list(value)!r} must be a list of integers")
                 if len(value) > FIELD_LIMIT or any(abs(x) > FIELD_LIMIT for x in value):
                     raise ValueError(f"Play field {name}={str(list(value))[:80]} is out of range; allowed: at "
                                      f"most {FIELD_LIMIT} integers in -{FIELD_LIMIT}..{FIELD_LIMIT}")
                 out[name] = tuple(int(x) for x in value)
-            elif not _is_int(value):
+            elif not is_integer(value):
                 raise TypeError(f"Play field {name}={value!r} must be an integer")
             elif abs(value) > FIELD_LIMIT:
                 raise ValueError(f"Play field {name}={value!r} is out of range; allowed: "

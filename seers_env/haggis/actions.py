@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..integers import is_integer, is_integer_dtype
 from .cards import FIRST_FACE, N_NUMBER_CARDS, card_name, rank_of
 from .moves import BOMB_NAMES, Combo, combo_of, combo_plays, turn_combos
 from .plays import BET, BOMB, PASS, PASS_PLAY, SEQ, SET, HaggisPlay
@@ -80,9 +81,9 @@ def check_action(action: Any) -> int:
         TypeError: not an integer (bools and floats refused; numpy integers and 0-d integer arrays accepted).
         ValueError: out of range.
     """
-    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+    if isinstance(action, np.ndarray) and action.shape == () and is_integer_dtype(action.dtype):
         action = action.item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise TypeError(f"action must be an integer 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
     if not 0 <= action < N_ACTIONS:
         raise ValueError(f"action {action!r} is outside 0..{N_ACTIONS - 1}")

@@ -19,8 +19,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-import numpy as np
-
+from ..integers import is_integer
 from .cards import N_CARD_IDS, cards_text
 from .rulings import BETS
 
@@ -36,10 +35,6 @@ class HaggisKind(enum.IntEnum):
 PASS, BET, SET, SEQ, BOMB = (int(k) for k in HaggisKind)
 COMBO_KINDS = (SET, SEQ, BOMB)
 MAX_WIDTH = 5
-
-
-def _is_int(v: Any) -> bool:
-    return not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, np.integer))
 
 
 class HaggisPlay(NamedTuple):
@@ -81,15 +76,15 @@ class HaggisPlay(NamedTuple):
         """Why the fields describe no decision (wrong types, an unknown kind, unsorted or repeated cards,
         a field the kind does not use), or ``None`` when well formed. Whether the cards can take the shape
         is checked by the game (:func:`seers_env.haggis.moves.combo_of`)."""
-        if not _is_int(self.kind) or self.kind not in (PASS, BET, SET, SEQ, BOMB):
+        if not is_integer(self.kind) or self.kind not in (PASS, BET, SET, SEQ, BOMB):
             return f"kind={self.kind!r} is not one of {[f'{k.value} ({k.name})' for k in HaggisKind]}"
-        if not isinstance(self.cards, tuple) or not all(_is_int(c) for c in self.cards):
+        if not isinstance(self.cards, tuple) or not all(is_integer(c) for c in self.cards):
             return f"cards={self.cards!r} must be a tuple of int card ids"
         if any(not 0 <= c < N_CARD_IDS for c in self.cards):
             return f"cards={self.cards!r}: card ids are 0..{N_CARD_IDS - 1}"
         if list(self.cards) != sorted(set(self.cards)):
             return f"cards={self.cards!r} must be sorted ascending without repeats"
-        if not _is_int(self.width) or not _is_int(self.amount):
+        if not is_integer(self.width) or not is_integer(self.amount):
             return f"width={self.width!r} and amount={self.amount!r} must be ints"
         if self.kind in (PASS, BET):
             if self.cards or self.width:

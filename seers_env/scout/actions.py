@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..integers import is_integer
 from .cards import face_name
 from .game import ScoutGame
 from .plays import KEEP, ROTATE, SCOUT, SCOUT_SHOW, SHOW, STOP, ScoutPlay
@@ -74,7 +75,7 @@ class PendingScout(NamedTuple):
 
 def _check_fields(**fields: Any) -> None:
     for name, v in fields.items():
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        if not is_integer(v):
             raise TypeError(f"{name}={v!r} must be an int")
 
 
@@ -143,7 +144,7 @@ def check_action(action: Any) -> int:
     """
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
     a = int(action)
     if not 0 <= a < N_ACTIONS:

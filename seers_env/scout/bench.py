@@ -17,12 +17,14 @@ import time
 
 import numpy as np
 
+from ..integers import is_integer
+
 #: Batch steps of the untimed warm-up.
 WARMUP_STEPS = 20
 
 
 def _check(num_envs: int, seconds: float) -> None:
-    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+    if not is_integer(num_envs) or num_envs < 1:
         raise ValueError(f"num_envs={num_envs!r} is not allowed; use an integer >= 1")
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not seconds > 0:
         raise ValueError(f"seconds={seconds!r} is not allowed; use a positive number")

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..engine.jit import njit
+from ..integers import is_integer
 from . import rulings
 from .actions import (
     H, KEEP_ACTION, N_ACTIONS, N_POSITIONS, N_SHOW, ROTATE_ACTION, SCOUT_BASE, SCOUT_SHOW_BASE, SHOW_BASE,
@@ -1301,7 +1302,7 @@ def draw_game_deals(n_players: int, first_player: str, rng: np.random.Generator,
 
 
 def _check_index(i, n: int, what: str) -> int:
-    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+    if not is_integer(i):
         raise TypeError(f"{what} index {i!r} is not an integer; use an int in 0 .. {n - 1}")
     if not 0 <= i < n:
         raise IndexError(f"{what} index {i} is out of range; allowed: 0 .. {n - 1}")
@@ -1331,7 +1332,7 @@ class ScoutKernel:
     def __init__(self, num_games: int, config=None):
         from .game import ScoutConfig
 
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        if not is_integer(num_games) or num_games < 1:
             raise ValueError(f"num_games={num_games!r} is not allowed; use an integer >= 1")
         if config is None:
             config = ScoutConfig()
@@ -1375,7 +1376,7 @@ class ScoutKernel:
             IndexError, TypeError: a bad slot. ValueError: a negative seed.
         """
         i = self._slot(i)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if seed is not None and (not is_integer(seed) or seed < 0):
             raise ValueError(f"seed={seed!r} is not allowed; use a non-negative integer or None")
         keep = (self.deals[i, 1].copy(), int(self.scal[i, S_NEXT_FIRST]), int(self.scal[i, S_NEXT_READY]))
         self._draw_next(i, np.random.default_rng(None if seed is None else int(seed)))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-import numpy as np
+from ..integers import is_integer
 
 
 class ScoutKind(enum.IntEnum):
@@ -79,7 +79,7 @@ class ScoutPlay(NamedTuple):
         """Why the fields do not describe any decision (not ints, bools refused, numpy integers accepted; an
         unknown kind; a negative field; a field the kind does not use set), or ``None`` when well formed."""
         for name, v in zip(_FIELDS, self):
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            if not is_integer(v):
                 return f"field {name}={v!r} must be an int"
         if self.kind not in _USED:
             return f"kind={self.kind!r} is not one of {[f'{k.value} ({k.name})' for k in ScoutKind]}"

@@ -21,8 +21,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-import numpy as np
-
+from ..integers import is_integer
 from .cards import MAX_RUNS, N_COLOURS, N_SET_KINDS, N_SYMBOLS, RUN, SET_MARKS, set_name, symbol_name
 from .rulings import COLOUR_NAMES
 
@@ -54,7 +53,7 @@ def declaration_value(fours_mask: int, runs: int = 0) -> int:
         TypeError: not integers (bools refused). ValueError: ``fours_mask`` not in ``0..2047`` or ``runs``
             not in ``0..5``.
     """
-    if not (_is_int(fours_mask) and _is_int(runs)):
+    if not (is_integer(fours_mask) and is_integer(runs)):
         raise TypeError(f"fours_mask and runs must be integers, got {fours_mask!r}, {runs!r}")
     if not 0 <= fours_mask <= FOURS_MASK:
         raise ValueError(f"fours_mask={fours_mask!r} is not one of 0..{FOURS_MASK} (bits 0..10: four of a number "
@@ -68,10 +67,6 @@ def declaration_value(fours_mask: int, runs: int = 0) -> int:
 def split_declaration(value: int) -> tuple[int, int]:
     """``(fours_mask, runs)`` of a DECLARE value (module docstring); no range check."""
     return int(value) & FOURS_MASK, int(value) >> RUNS_SHIFT
-
-
-def _is_int(v: Any) -> bool:
-    return not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, np.integer))
 
 
 class SealsPlay(NamedTuple):
@@ -108,7 +103,7 @@ class SealsPlay(NamedTuple):
             raise TypeError(f"kinds must be an iterable of set kinds 0..{N_SET_KINDS - 1}, got {kinds!r}") from None
         mask, runs = 0, 0
         for k in kinds:
-            if not _is_int(k):
+            if not is_integer(k):
                 raise TypeError(f"set kind {k!r} is not an integer 0..{N_SET_KINDS - 1}")
             if not 0 <= k < N_SET_KINDS:
                 raise ValueError(f"set kind {k!r} is not one of 0..{N_SET_KINDS - 1} (0..9 four of a number, "
@@ -128,7 +123,7 @@ class SealsPlay(NamedTuple):
     def malformed(self) -> str | None:
         """Why the fields describe no decision (not ints, bools refused; unknown kind; value out of
         range), or ``None`` when well formed."""
-        if not (_is_int(self.kind) and _is_int(self.value)):
+        if not (is_integer(self.kind) and is_integer(self.value)):
             return f"kind and value must be integers, got {self.kind!r}, {self.value!r}"
         if self.kind not in _LIMIT:
             return f"kind={self.kind!r} is not one of {[int(k) for k in SealsKind]} (SealsKind)"
@@ -161,7 +156,7 @@ class SealsPlay(NamedTuple):
         Raises:
             TypeError: not an integer. ValueError: outside ``0..N_ACTIONS - 1``.
         """
-        if not _is_int(action):
+        if not is_integer(action):
             raise TypeError(f"action must be an integer 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
         a = int(action)
         if not 0 <= a < N_ACTIONS:
@@ -215,7 +210,7 @@ class SealsPlay(NamedTuple):
         Raises:
             TypeError: not a list of two ints. ValueError: a malformed play.
         """
-        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_int(x) for x in v):
+        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_integer(x) for x in v):
             raise TypeError(f"a Seals play is a list [kind, value] of two integers, got {v!r}")
         play = cls(int(v[0]), int(v[1]))
         why = play.malformed()
