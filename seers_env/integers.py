@@ -25,6 +25,15 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.timedelta64))
 
 
+def unwrap_integer_array(value: Any) -> Any:
+    """The integer inside a 0-d integer array (what ``model.predict`` of Stable-Baselines3 returns for one
+    observation), as a NumPy scalar; any other value unchanged (so :func:`is_integer` then judges it:
+    a 0-d timedelta64, bool or float array stays an array and is refused)."""
+    if isinstance(value, np.ndarray) and value.shape == () and is_integer_dtype(value.dtype):
+        return value[()]
+    return value
+
+
 def is_real_number(value: Any) -> bool:
     """True exactly for a Python ``int`` or ``float`` or a NumPy integer or floating scalar; False for what
     :func:`is_integer` refuses (bools, ``numpy.timedelta64`` ...), complex numbers, strings and arrays."""
@@ -41,4 +50,4 @@ def is_integer_dtype(dtype: Any) -> bool:
     return np.dtype(dtype).kind in "iu"
 
 
-__all__ = ["is_integer", "is_integer_dtype", "is_real_number"]
+__all__ = ["is_integer", "is_integer_dtype", "is_real_number", "unwrap_integer_array"]

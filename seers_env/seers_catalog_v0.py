@@ -95,7 +95,7 @@ from .engine.kernel import (
 )
 from .engine.moves import PlayList
 from .game import Game, GameConfig
-from .integers import is_integer
+from .integers import is_integer, unwrap_integer_array
 from .observation import MAX_SEATS, OBS_DIM, STATE_DIM
 from .render import render_text
 from .scoring import placements, winners
@@ -146,8 +146,7 @@ def check_action(action: Any) -> int:
     Raises:
         TypeError: not an integer (bool and float included). ValueError: out of range.
     """
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = unwrap_integer_array(action)
     if not is_integer(action):
         raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got "
                         f"{type(action).__name__}: {action!r}")

@@ -83,6 +83,22 @@ def test_aec_step_refuses_a_timedelta_action_as_it_refuses_a_float(module):
 
 
 @pytest.mark.parametrize("module", AEC_MODULES)
+def test_aec_step_takes_a_0d_integer_array_as_its_integer(module):
+    """``model.predict`` (Stable-Baselines3) returns one observation's action as a 0-d array: every game
+    takes it as the integer inside, and the two steps give the same state."""
+    as_array, as_int = _aec(module), _aec(module)
+    k = int(np.flatnonzero(_snapshot(as_array)[2])[0])
+    as_array.step(np.array(k, dtype=np.int32))
+    as_int.step(k)
+    _same(_snapshot(as_array), _snapshot(as_int))
+    for bad in (np.array(True), np.array(float(k)), np.array([k])):
+        before = _snapshot(as_array)
+        with pytest.raises(TypeError):
+            as_array.step(bad)
+        _same(_snapshot(as_array), before)
+
+
+@pytest.mark.parametrize("module", AEC_MODULES)
 def test_aec_reset_refuses_a_timedelta_seed(module):
     env = _aec(module)
     before = _snapshot(env)
@@ -108,7 +124,7 @@ def test_single_agent_wrapper_refuses_timedelta_actions_seeds_and_seats(game):
     with pytest.raises(ValueError, match="seed="):
         env.reset(seed=np.timedelta64(2))
     _same(_snapshot(env.aec), before)
-    obs_after, _, _, _, info_after = env.step(np.int16(k))  # a play, or its first stage
+    obs_after, _, _, _, info_after = env.step(np.array(k))  # a play, or its first stage (0-d: model.predict)
     assert not (np.array_equal(obs_after, obs) and np.array_equal(info_after["action_mask"], info["action_mask"]))
     with pytest.raises(TypeError, match="learner_seat"):
         SingleAgentEnv(game=game, n_players=3, learner_seat=np.timedelta64(0))

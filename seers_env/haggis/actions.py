@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..integers import is_integer, is_integer_dtype
+from ..integers import is_integer, unwrap_integer_array
 from .cards import FIRST_FACE, N_NUMBER_CARDS, card_name, rank_of
 from .moves import BOMB_NAMES, Combo, combo_of, combo_plays, turn_combos
 from .plays import BET, BOMB, PASS, PASS_PLAY, SEQ, SET, HaggisPlay
@@ -81,8 +81,7 @@ def check_action(action: Any) -> int:
         TypeError: not an integer (bools and floats refused; numpy integers and 0-d integer arrays accepted).
         ValueError: out of range.
     """
-    if isinstance(action, np.ndarray) and action.shape == () and is_integer_dtype(action.dtype):
-        action = action.item()
+    action = unwrap_integer_array(action)
     if not is_integer(action):
         raise TypeError(f"action must be an integer 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
     if not 0 <= action < N_ACTIONS:

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..integers import is_integer
+from ..integers import is_integer, unwrap_integer_array
 from .cards import face_name
 from .game import ScoutGame
 from .plays import KEEP, ROTATE, SCOUT, SCOUT_SHOW, SHOW, STOP, ScoutPlay
@@ -142,8 +142,7 @@ def check_action(action: Any) -> int:
     Raises:
         TypeError: not an integer (bool and float included). ValueError: out of range.
     """
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+    action = unwrap_integer_array(action)
     if not is_integer(action):
         raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
     a = int(action)

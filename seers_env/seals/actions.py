@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..integers import unwrap_integer_array
 from .game import SealsGame
 from .plays import N_ACTIONS, N_DECLARATIONS, N_TAKES, SealsPlay
 
@@ -25,15 +26,16 @@ def check_action(action: Any) -> int:
     """``action`` as an int id.
 
     Raises:
-        TypeError: not an integer (bools, floats and strings refused; numpy integers accepted).
+        TypeError: not an integer (bools, floats and strings refused; numpy integers and 0-d integer
+            arrays, as ``model.predict`` returns, accepted).
         ValueError: outside ``0..N_ACTIONS - 1``.
     """
-    return SealsPlay.from_action(action).action
+    return SealsPlay.from_action(unwrap_integer_array(action)).action
 
 
 def play_of(action: Any) -> SealsPlay:
     """The play of an action id (errors as :func:`check_action`)."""
-    return SealsPlay.from_action(action)
+    return SealsPlay.from_action(unwrap_integer_array(action))
 
 
 def action_mask(game: SealsGame) -> np.ndarray:
