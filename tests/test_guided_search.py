@@ -337,6 +337,10 @@ def test_spec_worlds_option_is_seers_catalog_only(search_spec):
         make_agent("learned+search:5:worlds=8:m.pt", game="scout")
     with pytest.raises(ValueError, match=re.escape("use learned+search:5:leaf=mixed for 'scout'")):
         make_agent("learned+search:5:leaf=mixed:worlds=4", game="scout")
+    # the advice keeps the search's other options: without them it would name another search
+    with pytest.raises(ValueError, match=re.escape("use learned+search:5:c_puct=2:leaf=mixed:temperature=0.5:m.pt "
+                                                   "for 'seals'")):
+        make_agent("learned+search:5:c_puct=2:worlds=4:leaf=mixed:temperature=0.5:m.pt", game="seals")
     for game in ("scout", "seals", "haggis"):  # not "give both" first: that would fail next
         with pytest.raises(ValueError, match=re.escape(f"only Seers Catalog's determinizer does; use "
                                                        f"learned+search:5 for '{game}'")):

@@ -118,3 +118,30 @@ def test_random_legal_rows_draws_as_the_two_dimensional_scan():
     drawn = random_legal_rows(masks, np.random.default_rng(4))
     assert drawn.dtype == np.int64 and np.array_equal(drawn, expected)
     assert masks[np.arange(64), drawn].all()
+
+
+@pytest.mark.parametrize("seat", [1.9, np.float64(2.0), True, np.True_, np.timedelta64(1), "1"])
+def test_observe_into_refuses_seats_that_are_not_integers(seat):
+    """As ``observe(SealsSeatView(game, seat))`` refuses them: no float truncated to a seat, no bool, timedelta
+    or string read as one; the array is left as it was."""
+    game = SealsGame(SealsConfig(n_players=3), seed=1)
+    with pytest.raises(TypeError, match="seat must be an integer"):
+        SealsSeatView(game, seat)
+    out = np.full((1, OBS_DIM), 9.0, np.float32)
+    with pytest.raises(TypeError, match="seat must be an integer 0..2"):
+        observe_into(out, [game], [seat])
+    assert (out == 9.0).all()
+
+
+def test_observe_into_takes_numpy_and_enum_seats():
+    import enum
+
+    class Seat(enum.IntEnum):
+        SECOND = 1
+
+    game = SealsGame(SealsConfig(n_players=3), seed=1)
+    for seat in (np.int8(1), np.uint64(1), Seat.SECOND, np.array([1])[0]):
+        out = observe_into(np.zeros((1, OBS_DIM), np.float32), [game], [seat])
+        assert out[0].tobytes() == observe(SealsSeatView(game, 1)).tobytes()
+    out = observe_into(np.zeros((2, OBS_DIM), np.float32), [game, game], np.array([2, 0]))
+    assert out[1].tobytes() == observe(SealsSeatView(game, 0)).tobytes()

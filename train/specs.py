@@ -182,6 +182,7 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
     kwargs = parse_budget(spec, budget)
     path = rest
     seen: list[str] = []
+    kept: list[str] = []  # the options other than worlds= and opponents=, as given (for the message below)
     while _SPEC_OPTION.match(path) and not os.path.exists(path):  # name=value before the model path
         option, _, path = path.partition(":")
         name = option.partition("=")[0].strip().lower()
@@ -192,6 +193,8 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
                              f"c_puct=<x> and temperature=<t>, each at most once, then optionally "
                              f"the model path, e.g. learned+search:150:worlds=64:opponents=mixture")
         seen.append(name)
+        if name not in ("worlds", "opponents"):
+            kept.append(option.strip())
         if name == "worlds":
             kwargs["worlds"], kwargs["inference"] = _spec_worlds(spec, option), "policy"
         elif name == "leaf":
@@ -201,8 +204,7 @@ def learned_search_agent(arg: str | None, seed: int | None = None, game: str = "
         else:
             kwargs["opponents"] = _spec_opponents(spec, option)
     if kwargs.keys() & {"worlds", "opponents"} and game != "seers_catalog":
-        plain = (f"learned+search:{budget}" + (f":leaf={kwargs['leaf']}" if "leaf" in kwargs else "")
-                 + (f":{path}" if path else ""))
+        plain = ":".join([f"learned+search:{budget}", *kept] + ([path] if path else []))
         raise ValueError(f"agent spec {spec!r}: worlds= and opponents= weigh worlds by replaying the round, "
                          f"which only Seers Catalog's determinizer does; use {plain} for {game!r}")
     if "opponents" in kwargs and "worlds" not in kwargs:

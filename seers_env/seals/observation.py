@@ -41,6 +41,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..protocol import check_seat
 from .cards import N_CARDS, N_COLOURS, N_SYMBOLS
 from .game import PHASE_DECLARE, PHASE_TAKE, SealsGame
 from .rulings import MARKS_TO_WIN, MAX_PLAYERS, MIN_PLAYERS
@@ -146,7 +147,9 @@ def observe_into(out: np.ndarray, games: Sequence[SealsGame], seats: Sequence[in
 
     Raises:
         ValueError: ``out`` not float32 of that shape, ``seats`` of another length or a seat out of range.
-        TypeError: a game that is not a :class:`~seers_env.seals.game.SealsGame`.
+        TypeError: a game that is not a :class:`~seers_env.seals.game.SealsGame`, or a seat that is not an
+            integer (bools, floats, strings and ``numpy.timedelta64`` refused, as :func:`observe`'s
+            :class:`~seers_env.seals.view.SealsSeatView` refuses them).
     """
     n_rows = len(games)
     if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (n_rows, OBS_DIM):
@@ -158,12 +161,10 @@ def observe_into(out: np.ndarray, games: Sequence[SealsGame], seats: Sequence[in
     if seats is None:
         seats = [g.current for g in games]
     else:
-        seats = [int(s) for s in seats]
+        seats = list(seats)
         if len(seats) != n_rows:
             raise ValueError(f"seats has {len(seats)} entries for {n_rows} games")
-        for g, s in zip(games, seats):
-            if not 0 <= s < g.n_players:
-                raise ValueError(f"seat {s} is not one of 0..{g.n_players - 1}")
+        seats = [check_seat(s, g.n_players) for g, s in zip(games, seats)]  # as SealsSeatView checks them
     out.fill(0.0)
     if not n_rows:
         return out
