@@ -349,21 +349,27 @@ def rates(env_class: type, num_envs: int, n_players: int, seconds: float, seed: 
     return out
 
 
-def bench(argv: list[str] | None, description: str, rates_fn: Callable[..., dict[str, float]], name: str,
+def bench(argv: list[str] | None, game: str, rates_fn: Callable[..., dict[str, float]], name: str,
           players: Sequence[int]) -> None:
-    """A batch API's ``__main__``: ``[--games N] [--seconds S] [--seed K]``, then ``rates_fn`` at each of
-    ``players``, one line each."""
+    """A batch API's ``__main__`` (``python -m seers_env.<game>.vector [--games N] [--seconds S] [--seed
+    K]``): ``rates_fn`` at each of ``players``, printed as a table of one row per player count within 80
+    columns. ``game`` is the package name (``"seals"``), ``name`` the batch class's."""
     import argparse
 
-    ap = argparse.ArgumentParser(description=description)
-    ap.add_argument("--games", type=int, default=256)
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--seed", type=int, default=0)
+    counts = ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
+    ap = argparse.ArgumentParser(prog=f"python -m seers_env.{game}.vector",
+                                 description=f"Steps per second of {name} at {counts} players, one thread, "
+                                             f"random legal actions: step() and play_features() + step_plays().")
+    ap.add_argument("--games", type=int, default=256, help="games stepped together (default 256)")
+    ap.add_argument("--seconds", type=float, default=3.0,
+                    help="seconds measured per player count and path (default 3)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the games and the random actions (default 0)")
     args = ap.parse_args(argv)
+    print(f"{name}({args.games}), seed {args.seed}, one thread; random legal actions")
+    print(f"{'players':>7}  {'step() steps/s':>14}  {'play_features + step_plays plays/s':>35}")
     for n in players:
         r = rates_fn(args.games, n, args.seconds, args.seed)
-        print(f"{name}({args.games}), {n} players, seed {args.seed}: {r['steps_per_s']:,.0f} steps/s "
-              f"(step), {r['plays_per_s']:,.0f} plays/s (play_features + step_plays), one thread")
+        print(f"{n:>7}  {r['steps_per_s']:>14,.0f}  {r['plays_per_s']:>35,.0f}", flush=True)
 
 
 __all__ = ["PythonVectorEnv", "bench", "random_legal_rows", "rates"]

@@ -275,3 +275,22 @@ def test_games_are_copies_and_odd_inputs_get_clear_errors():
     assert [g.to_dict() for g in venv.games] == before
     venv.step(np.array(legal.tolist(), dtype=object))  # Python ints in an object array are integers
     assert [g.to_dict() for g in venv.games] != before
+
+
+@pytest.mark.parametrize("module", ["seers_env.seals.vector", "seers_env.haggis.vector"])
+def test_module_bench_prints_a_table_within_80_columns_and_plain_help(module, capsys, monkeypatch):
+    import importlib
+
+    bench = importlib.import_module(module)
+    monkeypatch.setattr(bench, "vector_rates", lambda games, n, seconds, seed: {"steps_per_s": 12345.6 * n,
+                                                                                  "plays_per_s": 987.6})
+    bench._bench(["--games", "8", "--seconds", "0.1", "--seed", "3"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(("SealsVectorEnv(8), seed 3", "HaggisVectorEnv(8), seed 3"))
+    assert [line.split()[:2] for line in lines[2:]] == [[str(n), f"{12345.6 * n:,.0f}"]
+                                                        for n in range(2, 2 + len(lines) - 2)]
+    assert len(lines) - 2 == (3 if "seals" in module else 2) and max(map(len, lines)) <= 80
+    with pytest.raises(SystemExit):
+        bench._bench(["--help"])
+    help_text = capsys.readouterr().out
+    assert f"python -m {module}" in help_text and ":func:" not in help_text and "``" not in help_text

@@ -194,9 +194,8 @@ def vector_rates(num_envs: int = 256, n_players: int = 3, seconds: float = 3.0, 
 
 
 def _bench(argv: list[str] | None = None) -> None:
-    """``python -m seers_env.haggis.vector [--games N] [--seconds S] [--seed K]``: :func:`vector_rates` at 2
-    and 3 players."""
-    python_vector.bench(argv, _bench.__doc__.splitlines()[0], vector_rates, "HaggisVectorEnv", (2, 3))
+    """Throughput of the Haggis batch API at 2 and 3 players, one thread (:func:`vector_rates`)."""
+    python_vector.bench(argv, "haggis", vector_rates, "HaggisVectorEnv", (2, 3))
 
 
 __all__ = ["CONFIG_FIELDS", "INFO_KEYS", "REWARD_MODES", "HaggisPlayFeatures", "HaggisVectorEnv", "VectorResetNeeded",

@@ -195,9 +195,8 @@ def vector_rates(num_envs: int = 256, n_players: int = 3, seconds: float = 3.0, 
 
 
 def _bench(argv: list[str] | None = None) -> None:
-    """``python -m seers_env.seals.vector [--games N] [--seconds S] [--seed K]``: :func:`vector_rates` at 2,
-    3 and 4 players."""
-    python_vector.bench(argv, _bench.__doc__.splitlines()[0], vector_rates, "SealsVectorEnv", (2, 3, 4))
+    """Throughput of the Seals batch API at 2, 3 and 4 players, one thread (:func:`vector_rates`)."""
+    python_vector.bench(argv, "seals", vector_rates, "SealsVectorEnv", (2, 3, 4))
 
 
 __all__ = ["CONFIG_FIELDS", "INFO_KEYS", "REWARD_MODES", "SealsPlayFeatures", "SealsVectorEnv", "VectorResetNeeded",
