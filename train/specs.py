@@ -116,7 +116,8 @@ def _spec_number(spec: str, option: str, low_open: bool) -> float:
     if not (0 < value if low_open else 0 <= value) or not value <= MAX_SPEC_TUNING:
         bound = "> 0" if low_open else ">= 0"
         raise ValueError(f"bad {name} {text!r} in agent spec {spec!r}: a decimal number {bound} and at most "
-                         f"{MAX_SPEC_TUNING:g}, e.g. learned+search:150:c_puct=1.5:temperature=3")
+                         f"{MAX_SPEC_TUNING:g} (digits, at most 6 after the point), e.g. "
+                         f"learned+search:150:c_puct=1.5:temperature=3")
     return value
 
 
