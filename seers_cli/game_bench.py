@@ -339,7 +339,10 @@ def game_notes(spec: GameBench, r: dict[str, float | None]) -> list[str]:
               f"batch row in a child process). {spec.step_note}")]
     dou = r.get("rlcard_doudizhu")
     batch = r.get(spec.vector_row)
-    against = f" ({batch / dou:.2f}x rlcard_doudizhu)" if batch and dou else ""
+    same_table = r.get(spec.aec_rows.get(VECTOR_PLAYERS, ""))
+    ratios = ([f"{batch / same_table:.2f}x its AEC env per step"] if batch and same_table else []) + \
+             ([f"{batch / dou:.2f}x rlcard_doudizhu"] if batch and dou else [])
+    against = f" ({', '.join(ratios)})" if ratios else ""
     notes.append(f"{spec.vector_row}: step() of {VECTOR_GAMES} games at {VECTOR_PLAYERS} players, a random "
                  f"legal action each, its games carried on from turn to turn{against}.")
     if None in r.values():
