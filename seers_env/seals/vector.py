@@ -47,9 +47,8 @@ against the slot's legal ids, then made with ``SealsGame.apply_legal``), without
 The observations and masks are written straight into new batch arrays, with one NumPy scatter for the whole
 batch: :func:`seers_env.seals.observation.observe_into` (equal to the AEC env's ``observe``, bit for bit) and
 the masks from each slot's ``SealsGame.legal_actions()``; nothing is built per row and copied.
-No compiled code; :func:`vector_rates` measures it: ``step()`` runs 3.7x-4.0x the AEC env per game at 3
-players, one thread (``docs/seals_speed.md``: 37,739-40,379 rows/s against 9,493-10,854 steps/s of
-``seals_v0`` in ``seers bench env --game seals``).
+No compiled code; :func:`vector_rates` measures it (``docs/seals_speed.md``: ``step()`` runs about 3.7x
+the AEC env per game at 3 players, one thread).
 """
 
 from __future__ import annotations
