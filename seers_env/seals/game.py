@@ -42,7 +42,7 @@ from ..dealt_game import GameOverError, placements  # noqa: F401 (names of this 
 from . import rulings
 from .cards import N_CARDS, N_COLOURS, N_SYMBOLS, card_name
 from .moves import declare_plays, feasible, has_set, mask_marks, take_plays, taken_cards
-from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, N_TAKES, TAKE_COLOUR, TAKE_SYMBOL, SealsPlay
+from .plays import DECLARE, N_ACTIONS, N_DECLARATIONS, SealsPlay
 from .rulings import MARKS_TO_WIN, REASON_DECLARED, REASON_EXHAUSTED, REASON_TRUNCATED, REASONS, ROW_SIZE
 
 PHASE_TAKE, PHASE_DECLARE, PHASE_OVER = "take", "declare", "over"
@@ -107,9 +107,6 @@ class SealsResult:
 
 
 _NOTHING = SealsResult()
-#: The first action id of each play kind (:attr:`SealsPlay.action`: a play's id is this plus its value).
-_FIRST_ACTION = {TAKE_COLOUR: 0, TAKE_SYMBOL: N_COLOURS, DECLARE: N_TAKES}
-
 
 class SealsGame(DealtGame):
     """A whole game of Seals (module docstring); the generator, seed, logs and saved-game envelope are
@@ -299,8 +296,7 @@ class SealsGame(DealtGame):
         if self.phase == PHASE_TAKE and self._legal is None and not self.game_over:
             row = self._row
             return sorted({c // N_SYMBOLS for c in row} | {N_COLOURS + c % N_SYMBOLS for c in row})
-        first = _FIRST_ACTION
-        return [first[kind] + value for kind, value in self._legal_tuple()]
+        return [play.action for play in self._legal_tuple()]
 
     def legal_mask(self) -> np.ndarray:
         """int8 ``(N_ACTIONS,)``: 1 at the action id of every legal play."""
