@@ -34,6 +34,23 @@ def unwrap_integer_array(value: Any) -> Any:
     return value
 
 
+def check_action_id(action: Any, n_actions: int) -> int:
+    """``action`` (an integer, or a 0-d integer array: :func:`unwrap_integer_array`) as an ``int`` in
+    ``0..n_actions - 1``: a Discrete action space's id check.
+
+    Raises:
+        TypeError: not an integer (bools, floats and ``numpy.timedelta64`` included).
+        ValueError: outside ``0..n_actions - 1``.
+    """
+    action = unwrap_integer_array(action)
+    if not is_integer(action):
+        raise TypeError(f"action must be an integer in 0..{n_actions - 1}, got {type(action).__name__}: {action!r}")
+    a = int(action)
+    if not 0 <= a < n_actions:
+        raise ValueError(f"action {a} is outside the action space 0..{n_actions - 1}")
+    return a
+
+
 def is_real_number(value: Any) -> bool:
     """True exactly for a Python ``int`` or ``float`` or a NumPy integer or floating scalar; False for what
     :func:`is_integer` refuses (bools, ``numpy.timedelta64`` ...), complex numbers, strings and arrays."""
@@ -50,4 +67,4 @@ def is_integer_dtype(dtype: Any) -> bool:
     return np.dtype(dtype).kind in "iu"
 
 
-__all__ = ["is_integer", "is_integer_dtype", "is_real_number", "unwrap_integer_array"]
+__all__ = ["check_action_id", "is_integer", "is_integer_dtype", "is_real_number", "unwrap_integer_array"]

@@ -95,7 +95,7 @@ from .engine.kernel import (
 )
 from .engine.moves import PlayList
 from .game import Game, GameConfig
-from .integers import is_integer, unwrap_integer_array
+from .integers import check_action_id, is_integer
 from .observation import MAX_SEATS, OBS_DIM, STATE_DIM
 from .render import render_text
 from .scoring import placements, winners
@@ -141,19 +141,12 @@ class IllegalActionError(ValueError):
 
 
 def check_action(action: Any) -> int:
-    """``action`` as an ``int`` in ``0..N_ACTIONS-1``.
+    """``action`` as an ``int`` in ``0..N_ACTIONS-1`` (:func:`seers_env.integers.check_action_id`).
 
     Raises:
         TypeError: not an integer (bool and float included). ValueError: out of range.
     """
-    action = unwrap_integer_array(action)
-    if not is_integer(action):
-        raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got "
-                        f"{type(action).__name__}: {action!r}")
-    a = int(action)
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action {a} is outside the action space 0..{N_ACTIONS - 1}")
-    return a
+    return check_action_id(action, N_ACTIONS)
 
 
 def game_from_option(position: Any, config: GameConfig, name: str = "options['game']") -> Game:

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..integers import is_integer, unwrap_integer_array
+from ..integers import check_action_id, is_integer
 from .cards import face_name
 from .game import ScoutGame
 from .plays import KEEP, ROTATE, SCOUT, SCOUT_SHOW, SHOW, STOP, ScoutPlay
@@ -137,18 +137,12 @@ def actions_of_play(play: ScoutPlay) -> tuple[int, ...]:
 
 
 def check_action(action: Any) -> int:
-    """``action`` as an ``int`` in ``0..N_ACTIONS-1``.
+    """``action`` as an ``int`` in ``0..N_ACTIONS-1`` (:func:`seers_env.integers.check_action_id`).
 
     Raises:
         TypeError: not an integer (bool and float included). ValueError: out of range.
     """
-    action = unwrap_integer_array(action)
-    if not is_integer(action):
-        raise TypeError(f"action must be an integer in 0..{N_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
-    a = int(action)
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action {a} is outside the action space 0..{N_ACTIONS - 1}")
-    return a
+    return check_action_id(action, N_ACTIONS)
 
 
 def decode_action(action: int, pending: PendingScout | None = None) -> ScoutPlay | PendingScout:
